@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs whatever this machine lacks to build and test RVM Lab (Debian, as root):
+# the wasm32 target, wasm-bindgen-cli of exactly the version in Cargo.lock, Debian's
+# Chromium and ChromeDriver, and the npm packages of package-lock.json.
+# Each step is skipped when its tool is already there, so a second run takes a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '\033[1m[setup]\033[0m %s\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# The CLI must match the wasm-bindgen crate exactly, or the generated glue is refused.
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (have: ${have:-none}); this takes a few minutes"
+  # --locked can fail when one of its locked dependencies is missing from the registry
+  # mirror; the unlocked install of the same exact version works then.
+  cargo install wasm-bindgen-cli --version "=$want" --locked ||
+    cargo install wasm-bindgen-cli --version "=$want"
+fi
+
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+  say "installing Debian's chromium and chromium-driver"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages from package-lock.json"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

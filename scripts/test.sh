@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Every test of RVM Lab: native (cargo test), wasm-bindgen-test in headless Chromium,
+# and the end-to-end page tests (playwright-core driving Debian's Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo '[test] native: cargo test'
+cargo test --quiet
+
+echo '[test] wasm: wasm-bindgen-test in headless Chromium'
+CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test --target wasm32-unknown-unknown --test web
+
+echo '[test] page: build, then end-to-end in Chromium'
+bash scripts/build.sh
+node --test --test-concurrency=1 tests/e2e/

@@ -1,0 +1,222 @@
+//! The one error type of the numeric core.
+//!
+//! Every variant carries the offending value, so that a message can say what was wrong
+//! ("β must be > 0, but is -1"). [`Error::code`] and [`Error::args`] give the same
+//! content in a form the page translates into 中文 or English; `Display` is English.
+
+use thiserror::Error as ThisError;
+
+/// Result type of the core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong, with the value that caused it.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum Error {
+    /// A parameter outside its admissible range, e.g. α ≤ 0.
+    #[error("{name} must be {bound}, but is {value}")]
+    OutOfRange {
+        /// Symbol of the parameter as the user sees it (`"α"`, `"M"`).
+        name: &'static str,
+        /// The rejected value, as given.
+        value: String,
+        /// The admissible range.
+        bound: Bound,
+    },
+    /// A number that does not parse, or is NaN or ±∞.
+    #[error("{name} must be a finite number, but is {value}")]
+    NotFinite {
+        /// Symbol or name of the quantity.
+        name: String,
+        /// The rejected value, as given.
+        value: String,
+    },
+    /// A choice parameter given a value outside its list.
+    #[error("{name} must be one of {options}, but is {value}")]
+    UnknownChoice {
+        /// Name of the parameter.
+        name: &'static str,
+        /// The rejected value.
+        value: String,
+        /// The admissible values, comma-separated.
+        options: String,
+    },
+    /// A key that no parameter of the panel has.
+    #[error("unknown parameter {key}")]
+    UnknownParameter {
+        /// The key as given.
+        key: String,
+    },
+    /// No data points: the posterior needs N ≥ 1.
+    #[error("no data points: N must be at least 1")]
+    NoData,
+    /// Arrays whose lengths must agree do not.
+    #[error("{what}: expected {expected} values, got {got}")]
+    DimensionMismatch {
+        /// Which arrays disagree.
+        what: &'static str,
+        /// Length required.
+        expected: usize,
+        /// Length given.
+        got: usize,
+    },
+    /// A matrix that must be symmetric positive definite is not, numerically.
+    #[error(
+        "the matrix {matrix} is not positive definite (numerically singular): \
+         regularise more (raise α) or use fewer basis functions"
+    )]
+    NotPositiveDefinite {
+        /// The matrix as a formula, e.g. `"A = αI + βΦᵀΦ"`.
+        matrix: &'static str,
+    },
+    /// The chart backend failed (e.g. the canvas went away).
+    #[error("drawing failed: {0}")]
+    Drawing(String),
+}
+
+impl Error {
+    /// A stable identifier of the kind of error, used to look up a translated message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::OutOfRange { .. } => "out-of-range",
+            Error::NotFinite { .. } => "not-finite",
+            Error::UnknownChoice { .. } => "unknown-choice",
+            Error::UnknownParameter { .. } => "unknown-parameter",
+            Error::NoData => "no-data",
+            Error::DimensionMismatch { .. } => "dimension-mismatch",
+            Error::NotPositiveDefinite { .. } => "not-positive-definite",
+            Error::Drawing(_) => "drawing",
+        }
+    }
+
+    /// The values that fill the translated message of [`Error::code`].
+    pub fn args(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Error::OutOfRange { name, value, bound } => {
+                let mut args = vec![("name", (*name).to_owned()), ("value", value.clone()), ("bound", bound.code().to_owned())];
+                args.extend(bound.limits());
+                args
+            }
+            Error::NotFinite { name, value } => {
+                vec![("name", name.clone()), ("value", value.clone())]
+            }
+            Error::UnknownChoice { name, value, options } => vec![
+                ("name", (*name).to_owned()),
+                ("value", value.clone()),
+                ("options", options.clone()),
+            ],
+            Error::UnknownParameter { key } => vec![("key", key.clone())],
+            Error::NoData => vec![],
+            Error::DimensionMismatch { what, expected, got } => vec![
+                ("what", (*what).to_owned()),
+                ("expected", expected.to_string()),
+                ("got", got.to_string()),
+            ],
+            Error::NotPositiveDefinite { matrix } => vec![("matrix", (*matrix).to_owned())],
+            Error::Drawing(message) => vec![("message", message.clone())],
+        }
+    }
+}
+
+/// The admissible range of a parameter, named in [`Error::OutOfRange`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// Strictly positive.
+    Positive,
+    /// Zero or more.
+    NonNegative,
+    /// A whole number in `min..=max`.
+    WholeBetween {
+        /// Smallest admissible value.
+        min: u64,
+        /// Largest admissible value.
+        max: u64,
+    },
+    /// At most `max`.
+    AtMost {
+        /// Largest admissible value.
+        max: u64,
+    },
+}
+
+impl Bound {
+    /// A stable identifier, for the page's translated text.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Bound::Positive => "positive",
+            Bound::NonNegative => "non-negative",
+            Bound::WholeBetween { .. } => "whole-between",
+            Bound::AtMost { .. } => "at-most",
+        }
+    }
+
+    /// The numbers in the bound's text, as `min`/`max` arguments.
+    fn limits(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Bound::Positive | Bound::NonNegative => vec![],
+            Bound::WholeBetween { min, max } => vec![("min", min.to_string()), ("max", max.to_string())],
+            Bound::AtMost { max } => vec![("max", max.to_string())],
+        }
+    }
+}
+
+impl std::fmt::Display for Bound {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Bound::Positive => write!(f, "> 0"),
+            Bound::NonNegative => write!(f, "≥ 0"),
+            Bound::WholeBetween { min, max } => write!(f, "a whole number from {min} to {max}"),
+            Bound::AtMost { max } => write!(f, "at most {max}"),
+        }
+    }
+}
+
+/// `Ok(value)` when `value` is finite, else [`Error::NotFinite`] naming it.
+pub fn ensure_finite(name: &str, value: f64) -> Result<f64> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Error::NotFinite { name: name.to_owned(), value: value.to_string() })
+    }
+}
+
+/// `Ok(value)` when `value` is finite and strictly positive (a precision, a width).
+pub fn ensure_positive(name: &'static str, value: f64) -> Result<f64> {
+    ensure_finite(name, value)?;
+    if value > 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::Positive })
+    }
+}
+
+/// `Ok(value)` when `value` is finite and ≥ 0 (a standard deviation, a count).
+pub fn ensure_non_negative(name: &'static str, value: f64) -> Result<f64> {
+    ensure_finite(name, value)?;
+    if value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::NonNegative })
+    }
+}
+
+/// Checks every entry of `values`, naming the first non-finite one as `name[i]`.
+pub fn ensure_all_finite(name: &str, values: &[f64]) -> Result<()> {
+    for (i, &v) in values.iter().enumerate() {
+        ensure_finite(&format!("{name}[{i}]"), v)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_value() {
+        let e = ensure_positive("β", -1.0).unwrap_err();
+        assert_eq!(e.to_string(), "β must be > 0, but is -1");
+        assert_eq!(e.code(), "out-of-range");
+        let e = ensure_all_finite("x", &[0.0, f64::NAN]).unwrap_err();
+        assert_eq!(e.to_string(), "x[1] must be a finite number, but is NaN");
+    }
+}

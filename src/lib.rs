@@ -1,0 +1,25 @@
+//! # RVM Lab
+//!
+//! The numeric core of an in-browser lab for Bayesian linear regression, the evidence
+//! approximation and the relevance vector machine (Bishop, *PRML* §3.1–3.5, §7.2;
+//! Tipping 2001; Tipping & Faul 2003).
+//!
+//! - [`basis`], [`data`], [`bayes`], [`linalg`]: the mathematics, on nalgebra types,
+//!   returning [`Result`] with the typed [`Error`].
+//! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
+//!   scene values.
+//! - [`app`]: the panels as platform-free state machines (settings → fit → scene).
+//! - `web` (wasm32 only): the one module that names `wasm_bindgen`; no mathematics.
+
+pub mod app;
+pub mod basis;
+pub mod bayes;
+pub mod data;
+pub mod error;
+pub mod linalg;
+pub mod plot;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use error::{Error, Result};

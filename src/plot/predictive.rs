@@ -1,0 +1,118 @@
+//! The predictive-distribution panel (PRML Fig 3.8): data, the generating curve, the
+//! predictive mean with ±1σ and ±2σ bands, and functions drawn from the posterior.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::{LegendEntry, Mark, PlotArea, clear, clip_polyline, drawing_error, palette, px};
+use crate::error::Result;
+
+/// Everything the predictive chart shows, already computed.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PredictiveScene {
+    /// Shown range of inputs.
+    pub x_range: (f64, f64),
+    /// Shown range of targets.
+    pub y_range: (f64, f64),
+    /// Training points (xₙ, tₙ).
+    pub points: Vec<(f64, f64)>,
+    /// The noise-free curve on the grid, if the data come from a known function.
+    pub truth: Vec<(f64, f64)>,
+    /// Grid of inputs at which the predictive distribution is evaluated.
+    pub grid: Vec<f64>,
+    /// Predictive mean at each grid input.
+    pub mean: Vec<f64>,
+    /// Predictive standard deviation σ_N(x) at each grid input.
+    pub std_dev: Vec<f64>,
+    /// Functions y(x, w) for weights w drawn from the posterior, on the grid.
+    pub samples: Vec<Vec<f64>>,
+}
+
+/// The series of the chart, in drawing order; colours are those of [`palette`]
+/// (checked by a test).
+pub const LEGEND: &[LegendEntry] = &[
+    LegendEntry { key: "band2", colour: "#fbe3d1", mark: Mark::Area },
+    LegendEntry { key: "band1", colour: "#f5b98f", mark: Mark::Area },
+    LegendEntry { key: "samples", colour: "#888888", mark: Mark::Line },
+    LegendEntry { key: "truth", colour: "#009e73", mark: Mark::Dashed },
+    LegendEntry { key: "mean", colour: "#d55e00", mark: Mark::Line },
+    LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
+];
+
+/// Draws `scene` onto `root`, with lengths in CSS pixels times `scale`.
+///
+/// Returns where the plotting area landed, for mapping clicks back to data.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scene: &PredictiveScene, scale: f64) -> Result<PlotArea> {
+    clear(root)?;
+    let (x0, x1) = scene.x_range;
+    let (y0, y1) = scene.y_range;
+    let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
+    let mut chart = ChartBuilder::on(root)
+        .margin(px(10.0, scale))
+        .margin_top(px(26.0, scale))
+        .x_label_area_size(px(38.0, scale))
+        .y_label_area_size(px(44.0, scale))
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(drawing_error)?;
+    chart
+        .configure_mesh()
+        .light_line_style(palette::INK.mix(0.06))
+        .bold_line_style(palette::INK.mix(0.15))
+        .axis_style(palette::INK)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .x_desc("x")
+        .draw()
+        .map_err(drawing_error)?;
+    // The target axis is named upright above its top end, not rotated along it.
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let name = Text::new("t", (xs.start - px(4.0, scale) as i32, ys.start - px(20.0, scale) as i32), font);
+    root.draw(&name).map_err(drawing_error)?;
+
+    let clamp = |y: f64| y.clamp(y0, y1);
+    for (k, colour) in [(2.0, palette::BAND_2), (1.0, palette::BAND_1)] {
+        let upper = scene.grid.iter().zip(&scene.mean).zip(&scene.std_dev).map(|((&x, &m), &s)| (x, clamp(m + k * s)));
+        let lower = scene.grid.iter().zip(&scene.mean).zip(&scene.std_dev).map(|((&x, &m), &s)| (x, clamp(m - k * s)));
+        let outline: Vec<(f64, f64)> = upper.chain(lower.rev()).collect();
+        chart.draw_series(std::iter::once(Polygon::new(outline, colour.filled()))).map_err(drawing_error)?;
+    }
+    let curve = |ys: &[f64]| -> Vec<(f64, f64)> { scene.grid.iter().copied().zip(ys.iter().copied()).collect() };
+    let thin = palette::SAMPLE.stroke_width(px(1.0, scale));
+    for sample in &scene.samples {
+        for run in clip_polyline(&curve(sample), scene.y_range) {
+            chart.draw_series(LineSeries::new(run, thin)).map_err(drawing_error)?;
+        }
+    }
+    let dashed = palette::TRUTH.stroke_width(px(2.0, scale));
+    for run in clip_polyline(&scene.truth, scene.y_range) {
+        chart.draw_series(DashedLineSeries::new(run, px(6.0, scale), px(4.0, scale), dashed)).map_err(drawing_error)?;
+    }
+    let thick = palette::MEAN.stroke_width(px(2.5, scale));
+    for run in clip_polyline(&curve(&scene.mean), scene.y_range) {
+        chart.draw_series(LineSeries::new(run, thick)).map_err(drawing_error)?;
+    }
+    let radius = px(4.0, scale);
+    let marker = palette::DATA.stroke_width(px(1.5, scale));
+    chart
+        .draw_series(scene.points.iter().map(|&(x, t)| Circle::new((x, t), radius, marker)))
+        .map_err(drawing_error)?;
+    let area = PlotArea::of(chart.plotting_area(), scene.x_range, scene.y_range);
+    root.present().map_err(drawing_error)?;
+    Ok(area)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn legend_colours_are_the_palette() {
+        let drawn = [palette::BAND_2, palette::BAND_1, palette::SAMPLE, palette::TRUTH, palette::MEAN, palette::DATA];
+        let listed: Vec<_> = LEGEND.iter().map(|e| e.colour.to_owned()).collect();
+        assert_eq!(listed, drawn.map(palette::hex));
+    }
+}

@@ -1,0 +1,165 @@
+//! The wasm-bindgen face of the lab: one opaque handle, [`Lab`], around an
+//! [`app::Panel`](crate::app::Panel). This is the only module that names `wasm_bindgen`,
+//! `web_sys` or `js_sys`; it converts and forwards, and holds no mathematics.
+//!
+//! Errors become JS `Error`s whose `message` is the English text and whose `code` and
+//! `args` let the page show the message in the reader's language.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use crate::app::{Notice, Panel, PanelModel};
+use crate::error::Error;
+use crate::plot::PlotArea;
+
+static PANICKED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the panic hook: the panic goes to the console, and [`panicked`] turns true.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        PANICKED.store(true, Ordering::SeqCst);
+        console_error_panic_hook::hook(info);
+    }));
+}
+
+/// Whether the module has panicked; after that its state is lost and the page must say so.
+#[wasm_bindgen]
+pub fn panicked() -> bool {
+    PANICKED.load(Ordering::SeqCst)
+}
+
+/// Panics on purpose, so that the browser tests can check the page's crash notice.
+#[wasm_bindgen(js_name = crashForTests)]
+pub fn crash_for_tests() {
+    panic!("deliberate panic requested by crashForTests()");
+}
+
+/// Names of the panels, for `new Lab(name)`.
+#[wasm_bindgen(js_name = panelNames)]
+pub fn panel_names() -> Vec<String> {
+    Panel::NAMES.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// A JS `Error` with `message`, `code` and `args` (an object of the message's values).
+fn js_error(error: &Error) -> JsValue {
+    let js = js_sys::Error::new(&error.to_string());
+    let args = js_sys::Object::new();
+    for (name, value) in error.args() {
+        set_property(&args, name, &JsValue::from_str(&value));
+    }
+    set_property(&js, "code", &JsValue::from_str(error.code()));
+    set_property(&js, "args", &args);
+    js.into()
+}
+
+fn set_property(target: &JsValue, key: &str, value: &JsValue) {
+    // Reflect.set only fails on a frozen object or a throwing setter; ours are fresh.
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
+}
+
+/// A panel and where it was last drawn.
+#[wasm_bindgen]
+pub struct Lab {
+    panel: Panel,
+    area: Option<PlotArea>,
+}
+
+#[wasm_bindgen]
+impl Lab {
+    /// The panel called `name` (see [`panel_names`]) with its defaults.
+    #[wasm_bindgen(constructor)]
+    pub fn new(name: &str) -> Result<Lab, JsValue> {
+        Ok(Lab { panel: Panel::new(name).map_err(|e| js_error(&e))?, area: None })
+    }
+
+    /// The parameters as `[{key, symbol, control: {type, …}}]`.
+    pub fn params(&self) -> Result<JsValue, JsValue> {
+        to_js(self.panel.params())
+    }
+
+    /// The current value of `key` as text, or `undefined`.
+    pub fn value(&self, key: &str) -> Option<String> {
+        self.panel.value(key)
+    }
+
+    /// Sets `key` from text; on error the panel is unchanged.
+    pub fn set(&mut self, key: &str, text: &str) -> Result<(), JsValue> {
+        self.panel.set(key, text).map_err(|e| js_error(&e))
+    }
+
+    /// Back to the defaults.
+    pub fn reset(&mut self) {
+        self.panel.reset();
+    }
+
+    /// Adds the data point (x, t); on error the panel is unchanged.
+    #[wasm_bindgen(js_name = addPoint)]
+    pub fn add_point(&mut self, x: f64, t: f64) -> Result<(), JsValue> {
+        self.panel.add_point(x, t).map_err(|e| js_error(&e))
+    }
+
+    /// Adds a point at canvas pixel (px, py) of the last drawing; `false` if that pixel
+    /// is outside the plotting area.
+    #[wasm_bindgen(js_name = addPointAtPixel)]
+    pub fn add_point_at_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
+        match self.area.and_then(|a| a.to_data(px, py)) {
+            Some((x, t)) => self.add_point(x, t).map(|()| true),
+            None => Ok(false),
+        }
+    }
+
+    /// The state as `[[key, value], …]` for the URL query.
+    pub fn query(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.panel.query())
+    }
+
+    /// Sets the state from `[[key, value], …]`; returns the notices for unusable pairs
+    /// as `Error`s with an extra `key`.
+    #[wasm_bindgen(js_name = applyQuery)]
+    pub fn apply_query(&mut self, pairs: JsValue) -> Result<Vec<JsValue>, JsValue> {
+        let pairs: Vec<(String, String)> = serde_wasm_bindgen::from_value(pairs)?;
+        let notices = self.panel.apply_query(&pairs);
+        Ok(notices.iter().map(notice_to_js).collect())
+    }
+
+    /// The readouts as `[{key, value}]`.
+    pub fn readouts(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.panel.readouts())
+    }
+
+    /// The chart's series as `[{key, colour, mark}]`, for the legend.
+    pub fn legend(&self) -> Result<JsValue, JsValue> {
+        to_js(self.panel.legend())
+    }
+
+    /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
+    /// `scale` = devicePixelRatio.
+    pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
+        let backend = CanvasBackend::with_canvas_object(canvas)
+            .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
+        let area = self.panel.draw(&backend.into_drawing_area(), scale).map_err(|e| js_error(&e))?;
+        self.area = Some(area);
+        Ok(())
+    }
+
+    /// The plotting area of the last drawing in canvas pixels, or `undefined`.
+    #[wasm_bindgen(js_name = plotArea)]
+    pub fn plot_area(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.area)
+    }
+}
+
+fn notice_to_js(notice: &Notice) -> JsValue {
+    let js = js_error(&notice.error);
+    set_property(&js, "key", &JsValue::from_str(&notice.key));
+    js
+}

@@ -1,0 +1,93 @@
+// Shared set-up of the end-to-end tests: a static server on 127.0.0.1 and Debian's
+// Chromium driven by playwright-core, with every request and console error recorded.
+
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+import { serve } from '../../scripts/serve.mjs';
+
+const ROOT = fileURLToPath(new URL('../../www', import.meta.url));
+
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Starts the server (optionally under a sub-path) and the browser. */
+export async function start({ base = '/' } = {}) {
+  const { server, url } = await serve({ root: ROOT, port: 0, base });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close();
+      await new Promise((done) => server.close(done));
+    },
+  };
+}
+
+/**
+ * Opens `query` on a fresh page and waits until the panel has drawn; returns the page
+ * with `requests` (every URL asked for) and `consoleErrors`.
+ */
+export async function open(env, query = '', { viewport = { width: 1100, height: 800 } } = {}) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.requests = [];
+  page.consoleErrors = [];
+  page.on('request', (request) => page.requests.push(request.url()));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  await page.goto(env.url + query);
+  await page.waitForSelector('body[data-ready="1"]');
+  await waitForDraws(page, 1);
+  return page;
+}
+
+/** Number of times the chart has been drawn so far. */
+export function draws(page) {
+  return page.$eval('#chart', (c) => Number(c.dataset.draws ?? 0));
+}
+
+/** Waits until the chart has been drawn at least `n` times. */
+export async function waitForDraws(page, n) {
+  await page.waitForFunction((k) => Number(document.querySelector('#chart').dataset.draws ?? 0) >= k, n);
+}
+
+/** Counts the canvas pixels of exactly `hex` colour inside the plotting area. */
+export function countColour(page, hex) {
+  return page.evaluate((colour) => {
+    const canvas = document.querySelector('#chart');
+    const area = window.rvmLab.state.lab.plotArea();
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    const ctx = canvas.getContext('2d');
+    const w = Math.round(area.right - area.left);
+    const h = Math.round(area.bottom - area.top);
+    const data = ctx.getImageData(Math.round(area.left), Math.round(area.top), w, h).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4) if (data[i] === r && data[i + 1] === g && data[i + 2] === b) n += 1;
+    return n;
+  }, hex);
+}
+
+/** A fingerprint of the canvas pixels, to tell whether the drawing changed. */
+export function canvasHash(page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#chart');
+    const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let h = 2166136261;
+    for (let i = 0; i < data.length; i += 7) h = Math.imul(h ^ data[i], 16777619);
+    return `${canvas.width}x${canvas.height}:${h >>> 0}`;
+  });
+}

@@ -1,0 +1,401 @@
+// RVM Lab page controller. It wires controls to the wasm `Lab` handle and owns the
+// requestAnimationFrame loop, the URL and the language; every number comes from Rust.
+
+import init, { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
+import { LANGUAGES, errorMessage, translate } from './i18n.js';
+
+/** URL keys the page reads itself; the rest belong to the panel. */
+const PAGE_KEYS = ['panel', 'lang', 'embed'];
+const DEFAULT_PANEL = 'predictive';
+
+const $ = (selector) => document.querySelector(selector);
+
+const state = {
+  lang: 'en',
+  embed: false,
+  panel: DEFAULT_PANEL,
+  lab: null,
+  dead: false,
+  /** Notices about the URL: {key, error} or {text: [key, args]}. */
+  notices: [],
+  /** The last error shown next to each control: key → error. */
+  errors: new Map(),
+  frame: 0,
+};
+
+const t = (key, args) => translate(state.lang, key, args);
+
+// ---------------------------------------------------------------- wasm calls
+
+/** The module is gone: say so, keep the last plot, disable the controls. */
+function die(cause) {
+  if (state.dead) return;
+  state.dead = true;
+  console.error('RVM Lab: the wasm module stopped', cause);
+  const banner = $('#crash');
+  banner.textContent = t('app.crashed');
+  banner.hidden = false;
+  for (const el of document.querySelectorAll('main input, main select, main button')) el.disabled = true;
+}
+
+/**
+ * Runs a call into the wasm module. A trap (a Rust panic) kills the module; an ordinary
+ * thrown `Error` is the core's typed error and is passed on.
+ */
+function call(fn) {
+  if (state.dead) throw new Error('the solver module has stopped');
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError || safePanicked()) {
+      die(error);
+    }
+    throw error;
+  }
+}
+
+function safePanicked() {
+  try {
+    return panicked();
+  } catch {
+    return true;
+  }
+}
+
+// ---------------------------------------------------------------- URL
+
+/** Reads panel, lang and embed; anything unusable falls back with a notice. */
+function readPageParams(query) {
+  const notices = [];
+  const names = panelNames();
+  const panel = query.get('panel');
+  if (panel !== null && !names.includes(panel)) {
+    notices.push({ text: ['notice.panel', { value: panel, fallback: '' }], fallbackPanel: true });
+  }
+  const lang = query.get('lang');
+  if (lang !== null && !LANGUAGES.includes(lang)) notices.push({ text: ['notice.lang', { value: lang }] });
+  const embed = query.get('embed');
+  if (embed !== null && embed !== '0' && embed !== '1') notices.push({ text: ['notice.embed', { value: embed }] });
+  return {
+    panel: names.includes(panel) ? panel : DEFAULT_PANEL,
+    lang: LANGUAGES.includes(lang) ? lang : 'en',
+    embed: embed === '1',
+    notices,
+  };
+}
+
+/** Writes the current state into the address bar (no new history entry). */
+function writeUrl() {
+  const query = new URLSearchParams();
+  query.set('panel', state.panel);
+  for (const [key, value] of call(() => state.lab.query())) query.set(key, value);
+  if (state.lang !== 'en') query.set('lang', state.lang);
+  if (state.embed) query.set('embed', '1');
+  history.replaceState(null, '', `${location.pathname}?${query}`);
+}
+
+// ---------------------------------------------------------------- controls
+
+/** Shortest text that keeps `sig` significant digits: 10**0.30103 → "2". */
+function tidy(value, sig = 4) {
+  return String(Number(value.toPrecision(sig)));
+}
+
+/** Builds one control per parameter the panel declares. */
+function buildControls() {
+  const form = $('#controls');
+  form.replaceChildren();
+  for (const spec of call(() => state.lab.params())) {
+    form.append(buildControl(spec));
+  }
+}
+
+function buildControl({ key, control }) {
+  const box = document.createElement('div');
+  box.className = 'control';
+  box.dataset.key = key;
+  const label = document.createElement('label');
+  label.dataset.i18n = `param.${key}`;
+  const error = document.createElement('span');
+  error.className = 'error';
+  error.id = `err-${key}`;
+  error.setAttribute('role', 'alert');
+
+  if (control.type === 'choice') {
+    const select = document.createElement('select');
+    select.id = `ctl-${key}`;
+    for (const option of control.options) {
+      const el = document.createElement('option');
+      el.value = option;
+      el.dataset.i18n = `choice.${option}`;
+      select.append(el);
+    }
+    select.addEventListener('change', () => setParam(key, select.value));
+    label.htmlFor = select.id;
+    select.setAttribute('aria-describedby', error.id);
+    box.append(label, select, error);
+    return box;
+  }
+
+  const range = document.createElement('input');
+  range.type = 'range';
+  range.id = `rng-${key}`;
+  const number = document.createElement('input');
+  // Text, not type=number: the box shows what was typed, and the core says what is wrong.
+  number.type = 'text';
+  number.id = `ctl-${key}`;
+  number.inputMode = control.type === 'integer' ? 'numeric' : 'decimal';
+  number.autocomplete = 'off';
+  number.spellcheck = false;
+  const log = control.type === 'real' && control.log;
+  if (control.type === 'integer') {
+    Object.assign(range, { min: control.min, max: control.max, step: 1 });
+  } else if (log) {
+    Object.assign(range, { min: Math.log10(control.min), max: Math.log10(control.max), step: 0.01 });
+  } else {
+    Object.assign(range, { min: control.min, max: control.max, step: (control.max - control.min) / 100 });
+  }
+  range.dataset.log = log ? '1' : '0';
+  label.htmlFor = number.id;
+  label.id = `lbl-${key}`;
+  range.setAttribute('aria-labelledby', label.id);
+  number.setAttribute('aria-describedby', error.id);
+  range.setAttribute('aria-describedby', error.id);
+  range.addEventListener('input', () => {
+    const text = log ? tidy(10 ** Number(range.value)) : range.value;
+    number.value = text;
+    setParam(key, text);
+  });
+  number.addEventListener('change', () => setParam(key, number.value));
+  box.append(label, range, number, error);
+  return box;
+}
+
+/** Shows each parameter's current value in its control. */
+function syncControls() {
+  for (const box of document.querySelectorAll('#controls .control')) {
+    const value = call(() => state.lab.value(box.dataset.key));
+    const select = box.querySelector('select');
+    if (select) {
+      select.value = value;
+      continue;
+    }
+    const range = box.querySelector('input[type=range]');
+    box.querySelector('input[type=text]').value = value;
+    range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
+  }
+}
+
+// ---------------------------------------------------------------- errors
+
+function showError(key, error) {
+  state.errors.set(key, error);
+  renderErrors();
+}
+
+function clearErrors() {
+  state.errors.clear();
+  renderErrors();
+}
+
+function renderErrors() {
+  for (const el of document.querySelectorAll('.error')) {
+    const key = el.id.replace(/^err-/, '');
+    const error = state.errors.get(key);
+    el.textContent = error ? errorMessage(state.lang, error) : '';
+    const input = document.getElementById(key === 'add-point' ? 'add-point' : `ctl-${key}`);
+    input?.setAttribute('aria-invalid', error ? 'true' : 'false');
+  }
+}
+
+/**
+ * Tries a change on the panel. On success the controls, URL and plot follow; on a typed
+ * error the message goes next to the control (`errorKey`) and the last good plot stays.
+ */
+function attempt(errorKey, change) {
+  try {
+    call(change);
+  } catch (error) {
+    if (!state.dead) showError(errorKey, error);
+    return false;
+  }
+  clearErrors();
+  syncControls();
+  writeUrl();
+  schedule();
+  return true;
+}
+
+function setParam(key, text) {
+  attempt(key, () => state.lab.set(key, text));
+}
+
+// ---------------------------------------------------------------- notices
+
+function renderNotices() {
+  const box = $('#notices');
+  const list = box.querySelector('ul');
+  list.replaceChildren();
+  for (const notice of state.notices) {
+    const item = document.createElement('li');
+    if (notice.text) {
+      const [key, args] = notice.text;
+      const fallback = notice.fallbackPanel ? t(`panel.${state.panel}`) : args.fallback;
+      item.textContent = t(key, { ...args, fallback });
+    } else if (notice.error.key) {
+      item.textContent = t('notice.default', { key: notice.error.key, message: errorMessage(state.lang, notice.error) });
+    } else {
+      item.textContent = t('notice.whole', { message: errorMessage(state.lang, notice.error) });
+    }
+    list.append(item);
+  }
+  box.hidden = state.notices.length === 0;
+}
+
+// ---------------------------------------------------------------- language
+
+function applyLanguage() {
+  document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = t('app.title');
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  $('#panel-title').textContent = t(`panel.${state.panel}`);
+  $('#panel-intro').textContent = t(`panel.${state.panel}.intro`);
+  $('#chart').setAttribute('aria-label', t('chart.label'));
+  const toggle = $('#lang-toggle');
+  toggle.textContent = t('lang.switch');
+  toggle.setAttribute('aria-label', t('lang.switch.label'));
+  toggle.lang = state.lang === 'zh' ? 'en' : 'zh';
+  for (const option of $('#panel-select').options) option.textContent = t(`panel.${option.value}`);
+  renderLegend();
+  renderReadouts();
+  renderNotices();
+  renderErrors();
+}
+
+function renderLegend() {
+  const legend = $('#legend');
+  legend.replaceChildren();
+  for (const { key, colour, mark } of call(() => state.lab.legend())) {
+    const item = document.createElement('span');
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${mark}`;
+    swatch.style.background = colour;
+    swatch.style.borderColor = colour;
+    item.append(swatch, t(`legend.${key}`));
+    legend.append(item);
+  }
+}
+
+function renderReadouts() {
+  const list = $('#readouts');
+  list.replaceChildren();
+  for (const { key, value } of call(() => state.lab.readouts())) {
+    const dt = document.createElement('dt');
+    dt.textContent = t(`readout.${key}`);
+    const dd = document.createElement('dd');
+    dd.dataset.key = key;
+    dd.textContent = Number.isInteger(value) ? String(value) : value.toFixed(4);
+    list.append(dt, dd);
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+
+/** Redraws at the next animation frame; several changes in one frame draw once. */
+function schedule() {
+  if (!state.frame && !state.dead) state.frame = requestAnimationFrame(render);
+}
+
+/** Sizes the canvas to its box and devicePixelRatio, then lets Rust draw on it. */
+function render() {
+  state.frame = 0;
+  const canvas = $('#chart');
+  const width = $('#canvas-box').clientWidth;
+  if (width === 0) return;
+  const height = Math.round(Math.min(Math.max(width * 0.6, 220), 620));
+  const scale = window.devicePixelRatio || 1;
+  canvas.style.height = `${height}px`;
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  try {
+    call(() => state.lab.draw(canvas, scale));
+  } catch (error) {
+    if (!state.dead) showError('draw', error);
+    return;
+  }
+  $('#loading').hidden = true;
+  canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
+  renderReadouts();
+}
+
+// ---------------------------------------------------------------- events
+
+function wireEvents() {
+  $('#lang-toggle').addEventListener('click', () => {
+    state.lang = state.lang === 'zh' ? 'en' : 'zh';
+    applyLanguage();
+    writeUrl();
+  });
+  $('#reset').addEventListener('click', () => attempt('reset', () => state.lab.reset()));
+  $('#notices .dismiss').addEventListener('click', () => {
+    state.notices = [];
+    renderNotices();
+  });
+  $('#panel-select').addEventListener('change', (event) => openPanel(event.target.value, []));
+  $('#chart').addEventListener('click', (event) => {
+    const canvas = event.currentTarget;
+    const box = canvas.getBoundingClientRect();
+    const px = ((event.clientX - box.left) * canvas.width) / box.width;
+    const py = ((event.clientY - box.top) * canvas.height) / box.height;
+    attempt('add-point', () => state.lab.addPointAtPixel(px, py));
+  });
+  $('#add-point').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const x = Number(form.x.value === '' ? NaN : form.x.value);
+    const tValue = Number(form.t.value === '' ? NaN : form.t.value);
+    attempt('add-point', () => state.lab.addPoint(x, tValue));
+  });
+  new ResizeObserver(schedule).observe($('#canvas-box'));
+}
+
+/** Shows panel `name` with the state in `pairs` ([key, value] from the URL). */
+function openPanel(name, pairs) {
+  state.lab?.free();
+  state.panel = name;
+  state.lab = call(() => new Lab(name));
+  $('#panel-select').value = name;
+  const notices = call(() => state.lab.applyQuery(pairs));
+  state.notices.push(...notices.map((error) => ({ error })));
+  buildControls();
+  applyLanguage();
+  syncControls();
+  clearErrors();
+  writeUrl();
+  schedule();
+}
+
+async function main() {
+  try {
+    await init();
+  } catch (error) {
+    const banner = $('#crash');
+    banner.textContent = `${translate('en', 'app.nowasm')} ${translate('zh', 'app.nowasm')} (${error.message})`;
+    banner.hidden = false;
+    return;
+  }
+  const query = new URLSearchParams(location.search);
+  const page = readPageParams(query);
+  Object.assign(state, { lang: page.lang, embed: page.embed, notices: page.notices });
+  document.body.classList.toggle('embed', state.embed);
+  const select = $('#panel-select');
+  for (const name of panelNames()) select.append(new Option(name, name));
+  const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key));
+  wireEvents();
+  openPanel(page.panel, pairs);
+  document.body.dataset.ready = '1';
+  // A handle for the console and the browser tests.
+  window.rvmLab = { state, crashForTests: () => call(crashForTests) };
+}
+
+main().catch((error) => die(error));
