@@ -91,6 +91,12 @@ impl Lab {
         self.panel.value(key)
     }
 
+    /// Whether `key` matters in the current state (controls of the others are greyed out).
+    #[wasm_bindgen(js_name = isActive)]
+    pub fn is_active(&self, key: &str) -> bool {
+        self.panel.is_active(key)
+    }
+
     /// Sets `key` from text; on error the panel is unchanged.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), JsValue> {
         self.panel.set(key, text).map_err(|e| js_error(&e))

@@ -175,6 +175,9 @@ function buildControl({ key, control }) {
 function syncControls() {
   for (const box of document.querySelectorAll('#controls .control')) {
     const value = call(() => state.lab.value(box.dataset.key));
+    const active = call(() => state.lab.isActive(box.dataset.key));
+    box.classList.toggle('inactive', !active);
+    for (const input of box.querySelectorAll('input, select')) input.disabled = !active;
     const select = box.querySelector('select');
     if (select) {
       select.value = value;
@@ -357,6 +360,17 @@ function wireEvents() {
     attempt('add-point', () => state.lab.addPoint(x, tValue));
   });
   new ResizeObserver(schedule).observe($('#canvas-box'));
+  // devicePixelRatio changes without a resize when the window moves to another screen.
+  const watchScale = () =>
+    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener(
+      'change',
+      () => {
+        schedule();
+        watchScale();
+      },
+      { once: true },
+    );
+  watchScale();
 }
 
 /** Shows panel `name` with the state in `pairs` ([key, value] from the URL). */

@@ -23,6 +23,11 @@ pub trait PanelModel {
     fn params(&self) -> &'static [ParamSpec];
     /// The current value of `key` as text (as in the URL), `None` for an unknown key.
     fn value(&self, key: &str) -> Option<String>;
+    /// Whether `key` matters in the current state (the Gaussian width does not for
+    /// polynomials); the page greys out the others.
+    fn is_active(&self, _key: &str) -> bool {
+        true
+    }
     /// Sets parameter `key` from text and refits.
     ///
     /// # Errors
@@ -94,6 +99,9 @@ impl PanelModel for Panel {
     }
     fn value(&self, key: &str) -> Option<String> {
         self.model().value(key)
+    }
+    fn is_active(&self, key: &str) -> bool {
+        self.model().is_active(key)
     }
     fn set(&mut self, key: &str, text: &str) -> Result<()> {
         self.model_mut().set(key, text)

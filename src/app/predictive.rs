@@ -225,6 +225,10 @@ impl PanelModel for PredictivePanel {
         self.settings.value(key)
     }
 
+    fn is_active(&self, key: &str) -> bool {
+        key != "s" || self.settings.family == Family::Gaussian
+    }
+
     fn set(&mut self, key: &str, text: &str) -> Result<()> {
         let mut settings = self.settings.clone();
         settings.assign(key, text)?;
@@ -333,6 +337,15 @@ mod tests {
         assert_eq!(notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(), vec!["beta", "colour"]);
         assert_eq!(panel.settings().m, 4);
         assert_eq!(panel.settings().beta, PredictiveSettings::default().beta);
+    }
+
+    #[test]
+    fn the_width_only_matters_for_gaussians() {
+        let mut panel = PredictivePanel::default();
+        assert!(panel.is_active("s"));
+        panel.set("basis", "polynomial").unwrap();
+        assert!(!panel.is_active("s"));
+        assert!(panel.is_active("alpha"));
     }
 
     #[test]

@@ -148,6 +148,7 @@ describe('predictive panel', () => {
     const state = '?panel=predictive&basis=polynomial&M=4&alpha=0.005&beta=11.1&N=7&seed=3&points=0.5:0.1';
     const page = await open(env, `${state}&lang=zh`);
     assert.equal(await page.inputValue('#ctl-basis'), 'polynomial');
+    assert.equal(await page.isDisabled('#ctl-s'), true, 'the Gaussian width is greyed out for polynomials');
     assert.equal(await page.inputValue('#ctl-M'), '4');
     assert.equal(await page.inputValue('#ctl-alpha'), '0.005');
     assert.equal(await page.inputValue('#ctl-beta'), '11.1');
