@@ -13,7 +13,9 @@ use crate::error::{Error, Result, ensure_all_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
 
 /// The two precisions of the model: prior precision α and noise precision β = 1/σ².
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+///
+/// Only [`Hyperparameters::new`] makes one, so α > 0 and β > 0 always hold.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Hyperparameters {
     alpha: f64,
     beta: f64,
