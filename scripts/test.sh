@@ -5,6 +5,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 
+echo '[test] style: rustfmt and clippy (native and wasm32)'
+cargo fmt --check
+cargo clippy --quiet --all-targets -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
+
 echo '[test] native: cargo test'
 cargo test --quiet
 

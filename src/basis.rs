@@ -209,16 +209,17 @@ mod tests {
         let b = Basis::polynomial(3, true).unwrap();
         let phi = b.design_matrix(&[0.0, 1.0, 3.0]).unwrap();
         assert_eq!(phi.row(2).iter().copied().collect::<Vec<_>>(), vec![1.0, 3.0, 9.0]);
-        assert_eq!(b.design_matrix(&[0.0, f64::NAN]).unwrap_err().to_string(),
-            "x[1] must be a finite number, but is NaN");
+        assert_eq!(
+            b.design_matrix(&[0.0, f64::NAN]).unwrap_err().to_string(),
+            "x[1] must be a finite number, but is NaN"
+        );
     }
 
     #[test]
     fn bad_parameters_are_errors() {
         assert_eq!(Basis::polynomial(0, true).unwrap_err().code(), "out-of-range");
         assert_eq!(Basis::polynomial(MAX_BASIS_FUNCTIONS + 1, true).unwrap_err().code(), "out-of-range");
-        assert_eq!(Basis::gaussian(vec![0.0], 0.0, true).unwrap_err().to_string(),
-            "s must be > 0, but is 0");
+        assert_eq!(Basis::gaussian(vec![0.0], 0.0, true).unwrap_err().to_string(), "s must be > 0, but is 0");
         assert_eq!(Basis::gaussian(vec![0.0], f64::NAN, true).unwrap_err().code(), "not-finite");
     }
 }

@@ -92,25 +92,22 @@ impl Error {
     pub fn args(&self) -> Vec<(&'static str, String)> {
         match self {
             Error::OutOfRange { name, value, bound } => {
-                let mut args = vec![("name", (*name).to_owned()), ("value", value.clone()), ("bound", bound.code().to_owned())];
+                let mut args =
+                    vec![("name", (*name).to_owned()), ("value", value.clone()), ("bound", bound.code().to_owned())];
                 args.extend(bound.limits());
                 args
             }
             Error::NotFinite { name, value } => {
                 vec![("name", name.clone()), ("value", value.clone())]
             }
-            Error::UnknownChoice { name, value, options } => vec![
-                ("name", (*name).to_owned()),
-                ("value", value.clone()),
-                ("options", options.clone()),
-            ],
+            Error::UnknownChoice { name, value, options } => {
+                vec![("name", (*name).to_owned()), ("value", value.clone()), ("options", options.clone())]
+            }
             Error::UnknownParameter { key } => vec![("key", key.clone())],
             Error::NoData => vec![],
-            Error::DimensionMismatch { what, expected, got } => vec![
-                ("what", (*what).to_owned()),
-                ("expected", expected.to_string()),
-                ("got", got.to_string()),
-            ],
+            Error::DimensionMismatch { what, expected, got } => {
+                vec![("what", (*what).to_owned()), ("expected", expected.to_string()), ("got", got.to_string())]
+            }
             Error::NotPositiveDefinite { matrix } => vec![("matrix", (*matrix).to_owned())],
             Error::Drawing(message) => vec![("message", message.clone())],
         }

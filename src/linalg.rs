@@ -31,7 +31,9 @@ impl CholeskyFactor {
         let not_pd = Error::NotPositiveDefinite { matrix };
         let chol = Cholesky::new(a).ok_or_else(|| not_pd.clone())?;
         let floor = n as f64 * f64::EPSILON * max_diag;
-        if chol.l_dirty().diagonal().iter().any(|&l| !(l * l > floor)) {
+        // `l * l > floor` is false for NaN too, so a NaN pivot is refused as well.
+        let usable = |l: f64| l * l > floor;
+        if !chol.l_dirty().diagonal().iter().all(|&l| usable(l)) {
             return Err(not_pd);
         }
         Ok(Self { chol })
@@ -93,9 +95,8 @@ mod tests {
         assert!((quad - b.dot(&(&inv * &b))).abs() < 1e-14);
         assert!((f.ln_determinant() - a.determinant().ln()).abs() < 1e-13);
         // L⁻ᵀ (L⁻ᵀ)ᵀ = A⁻¹, column by column of the identity.
-        let cols: Vec<_> = (0..3)
-            .map(|j| f.solve_upper_transpose(&DVector::from_fn(3, |i, _| (i == j) as u8 as f64)))
-            .collect();
+        let cols: Vec<_> =
+            (0..3).map(|j| f.solve_upper_transpose(&DVector::from_fn(3, |i, _| (i == j) as u8 as f64))).collect();
         let m = DMatrix::from_columns(&cols);
         assert!((&m * m.transpose() - inv).norm() < 1e-14);
     }

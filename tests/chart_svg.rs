@@ -121,7 +121,11 @@ fn assert_polyline_on_curve(area: &PlotArea, pts: &[(f64, f64)], f: &dyn Fn(f64)
 
 fn assert_points_near(area: &PlotArea, pts: &[(f64, f64)], f: &dyn Fn(f64) -> f64, tol: f64, what: &str) {
     for &p in pts {
-        assert!(near_curve(area, p, f, tol), "{what}: pixel {p:?} (data {:?}) is off the curve", area.to_data(p.0, p.1));
+        assert!(
+            near_curve(area, p, f, tol),
+            "{what}: pixel {p:?} (data {:?}) is off the curve",
+            area.to_data(p.0, p.1)
+        );
     }
 }
 
@@ -153,7 +157,10 @@ fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
     let (m, width, alpha, beta) = (s.m, s.width, s.alpha, s.beta);
     let centres: Vec<f64> = (0..m - 1).map(|j| j as f64 / (m - 2) as f64).collect();
     let phi_of = move |x: f64| {
-        DVector::from_fn(m, |j, _| if j == 0 { 1.0 } else { (-(x - centres[j - 1]).powi(2) / (2.0 * width * width)).exp() })
+        DVector::from_fn(
+            m,
+            |j, _| if j == 0 { 1.0 } else { (-(x - centres[j - 1]).powi(2) / (2.0 * width * width)).exp() },
+        )
     };
     let rows: Vec<_> = data.x.iter().map(|&x| phi_of(x).transpose()).collect();
     let phi = DMatrix::from_rows(&rows);
@@ -269,7 +276,11 @@ fn hand_scene(with_truth: bool, n_samples: usize, points: Vec<(f64, f64)>) -> Pr
         x_range: HAND_X,
         y_range: HAND_Y,
         points,
-        truth: if with_truth { (0..=80).map(|i| -1.0 + 0.05 * i as f64).map(|x| (x, hand_truth(x))).collect() } else { vec![] },
+        truth: if with_truth {
+            (0..=80).map(|i| -1.0 + 0.05 * i as f64).map(|x| (x, hand_truth(x))).collect()
+        } else {
+            vec![]
+        },
         mean: grid.iter().map(|&x| hand_mean(x)).collect(),
         std_dev: grid.iter().map(|&x| hand_sd(x)).collect(),
         samples: (0..n_samples).map(|k| grid.iter().map(|&x| hand_sample(k, x)).collect()).collect(),
@@ -299,7 +310,8 @@ fn hand_built_scene_draws_every_series() {
     // The clamped +2σ edge runs along the top of the plot: 1 + x + 2(0.5 + 0.5(x + 1)) =
     // 3 + 2x ≥ 6 for x ≥ 1.5, i.e. grid points 25..=40 sit on pixel row `top` (x = 1.4
     // gives 5.8, a dozen pixels lower).
-    let top_row = with(&els, "polygon", "fill", palette::BAND_2)[0].points()[..41].iter().filter(|p| p.1 == area.top).count();
+    let top_row =
+        with(&els, "polygon", "fill", palette::BAND_2)[0].points()[..41].iter().filter(|p| p.1 == area.top).count();
     assert_eq!(top_row, 16, "clamped vertices on the top edge");
 
     let mean = with(&els, "polyline", "stroke", palette::MEAN);
@@ -361,14 +373,20 @@ fn lines_leaving_the_range_are_cut_not_flattened() {
         // The first piece starts at the left edge; the second spans about x ∈ [0.816, 1.826].
         let (a, b) = (pieces[0].points(), pieces[1].points());
         assert_eq!(a[0].0, area.left);
-        let span = (area.to_data(b[0].0, b[0].1).unwrap().0, area.to_data(b.last().unwrap().0, b.last().unwrap().1).unwrap().0);
+        let span = (
+            area.to_data(b[0].0, b[0].1).unwrap().0,
+            area.to_data(b.last().unwrap().0, b.last().unwrap().1).unwrap().0,
+        );
         let (lo, hi) = if colour == palette::SAMPLE {
             ((2.0f64 / 3.0).sqrt(), (10.0f64 / 3.0).sqrt())
         } else {
             ((1.5f64 / 3.0).sqrt(), (9.5f64 / 3.0).sqrt())
         };
         let (dx, _) = pixel_size(&area);
-        assert!((span.0 - lo).abs() <= 2.0 * dx && (span.1 - hi).abs() <= 2.0 * dx, "second piece {span:?} vs ({lo}, {hi})");
+        assert!(
+            (span.0 - lo).abs() <= 2.0 * dx && (span.1 - hi).abs() <= 2.0 * dx,
+            "second piece {span:?} vs ({lo}, {hi})"
+        );
     }
 }
 

@@ -44,7 +44,11 @@ fn assert_matrix_close(got: &DMatrix<f64>, want: &DMatrix<f64>, rel: f64, what: 
 
 /// Asserts |got − want| ≤ rel · |want|.
 fn assert_close(got: f64, want: f64, rel: f64, what: &str) {
-    assert!((got - want).abs() <= rel * want.abs(), "{what}: got {got:e}, want {want:e}, rel err {:e}", ((got - want) / want).abs());
+    assert!(
+        (got - want).abs() <= rel * want.abs(),
+        "{what}: got {got:e}, want {want:e}, rel err {:e}",
+        ((got - want) / want).abs()
+    );
 }
 
 /// Φ for 1, x, …, x^(M−1), entry by entry with `powi`.
@@ -209,7 +213,8 @@ fn predictive_matches_dense_quadratic_form() {
 fn any_basis() -> impl Strategy<Value = Basis> {
     prop_oneof![
         (1usize..=6).prop_map(|m| Basis::polynomial(m, true).unwrap()),
-        (1usize..=10, 0.05f64..1.0).prop_map(|(m, s)| Basis::spread(Family::Gaussian, m, s, true, (-1.0, 1.0)).unwrap()),
+        (1usize..=10, 0.05f64..1.0)
+            .prop_map(|(m, s)| Basis::spread(Family::Gaussian, m, s, true, (-1.0, 1.0)).unwrap()),
     ]
 }
 
@@ -306,7 +311,12 @@ fn log_evidence_is_the_marginal_gaussian_density() {
         };
         let post = Posterior::fit(&phi, &data.t, hyper(alpha, beta)).unwrap();
         let want = gaussian_log_density(&phi, &data.t, alpha, beta);
-        assert_close(post.log_evidence(), want, 1e-10, &format!("ln p(t|α,β), α = {alpha}, β = {beta}, M = {m}, N = {n}"));
+        assert_close(
+            post.log_evidence(),
+            want,
+            1e-10,
+            &format!("ln p(t|α,β), α = {alpha}, β = {beta}, M = {m}, N = {n}"),
+        );
     }
 }
 
@@ -387,17 +397,15 @@ fn samples_are_reproducible_for_a_seed() {
 
 #[test]
 fn non_positive_precisions_are_out_of_range() {
-    for (alpha, beta, name) in [(0.0, 1.0, "α"), (-1.0, 1.0, "α"), (1.0, 0.0, "β"), (1.0, -2.5, "β"), (-0.0, 1.0, "α")] {
+    for (alpha, beta, name) in [(0.0, 1.0, "α"), (-1.0, 1.0, "α"), (1.0, 0.0, "β"), (1.0, -2.5, "β"), (-0.0, 1.0, "α")]
+    {
         match Hyperparameters::new(alpha, beta) {
             Err(Error::OutOfRange { name: got, bound: Bound::Positive, .. }) => assert_eq!(got, name),
             other => panic!("α = {alpha}, β = {beta}: expected OutOfRange, got {other:?}"),
         }
     }
     for (alpha, beta) in [(f64::NAN, 1.0), (1.0, f64::INFINITY), (f64::NEG_INFINITY, 1.0)] {
-        assert!(
-            matches!(Hyperparameters::new(alpha, beta), Err(Error::NotFinite { .. })),
-            "α = {alpha}, β = {beta}"
-        );
+        assert!(matches!(Hyperparameters::new(alpha, beta), Err(Error::NotFinite { .. })), "α = {alpha}, β = {beta}");
     }
     // The smallest positive values are admissible.
     assert!(Hyperparameters::new(f64::MIN_POSITIVE, 5e-324).is_ok());

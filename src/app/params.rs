@@ -68,7 +68,8 @@ pub struct Readout {
 /// # Errors
 /// [`Error::NotFinite`] naming `symbol` if `text` is not a finite number.
 pub fn parse_real(symbol: &str, text: &str) -> Result<f64> {
-    let value = text.trim().parse::<f64>().map_err(|_| Error::NotFinite { name: symbol.to_owned(), value: text.to_owned() })?;
+    let value =
+        text.trim().parse::<f64>().map_err(|_| Error::NotFinite { name: symbol.to_owned(), value: text.to_owned() })?;
     ensure_finite(symbol, value)
 }
 
@@ -77,11 +78,8 @@ pub fn parse_real(symbol: &str, text: &str) -> Result<f64> {
 /// # Errors
 /// [`Error::OutOfRange`] naming `symbol` if `text` is not a whole number in range.
 pub fn parse_integer(symbol: &'static str, text: &str, min: u64, max: u64) -> Result<u64> {
-    let out_of_range = || Error::OutOfRange {
-        name: symbol,
-        value: text.to_owned(),
-        bound: Bound::WholeBetween { min, max },
-    };
+    let out_of_range =
+        || Error::OutOfRange { name: symbol, value: text.to_owned(), bound: Bound::WholeBetween { min, max } };
     let value = text.trim().parse::<u64>().map_err(|_| out_of_range())?;
     if (min..=max).contains(&value) { Ok(value) } else { Err(out_of_range()) }
 }

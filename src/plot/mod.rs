@@ -91,7 +91,11 @@ impl PlotArea {
         Some((x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)))
     }
 
-    fn of<DB: DrawingBackend, CT: CoordTranslate>(area: &DrawingArea<DB, CT>, x_range: (f64, f64), y_range: (f64, f64)) -> Self {
+    fn of<DB: DrawingBackend, CT: CoordTranslate>(
+        area: &DrawingArea<DB, CT>,
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+    ) -> Self {
         let (xs, ys) = area.get_pixel_range();
         Self {
             left: f64::from(xs.start),

@@ -46,7 +46,11 @@ pub const LEGEND: &[LegendEntry] = &[
 ///
 /// # Errors
 /// [`crate::Error::Drawing`] if the backend fails.
-pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scene: &PredictiveScene, scale: f64) -> Result<PlotArea> {
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    scene: &PredictiveScene,
+    scale: f64,
+) -> Result<PlotArea> {
     clear(root)?;
     let (x0, x1) = scene.x_range;
     let (y0, y1) = scene.y_range;
@@ -97,9 +101,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scene: &Predictiv
     }
     let radius = px(4.0, scale);
     let marker = palette::DATA.stroke_width(px(1.5, scale));
-    chart
-        .draw_series(scene.points.iter().map(|&(x, t)| Circle::new((x, t), radius, marker)))
-        .map_err(drawing_error)?;
+    chart.draw_series(scene.points.iter().map(|&(x, t)| Circle::new((x, t), radius, marker))).map_err(drawing_error)?;
     let area = PlotArea::of(chart.plotting_area(), scene.x_range, scene.y_range);
     root.present().map_err(drawing_error)?;
     Ok(area)
