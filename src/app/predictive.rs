@@ -10,7 +10,7 @@ use super::params::{Control, Notice, ParamSpec, Readout, parse_choice, parse_int
 use crate::basis::{Basis, Family, MAX_BASIS_FUNCTIONS};
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::{Dataset, MAX_POINTS, Sinusoid};
-use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
+use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
 use crate::plot::predictive::{PredictiveScene, draw};
 use crate::plot::{LegendEntry, PlotArea};
 
@@ -119,8 +119,13 @@ impl PredictiveSettings {
         })
     }
 
-    /// The generated points followed by the added ones.
+    /// The generated points followed by the added ones, at most [`MAX_POINTS`] in all.
     fn dataset(&self) -> Result<Dataset> {
+        let total = self.n.saturating_add(self.extra.len());
+        if total > MAX_POINTS {
+            let bound = Bound::AtMost { max: MAX_POINTS as u64 };
+            return Err(Error::OutOfRange { name: "N", value: total.to_string(), bound });
+        }
         let mut data = Sinusoid { n: self.n, noise: self.noise, seed: self.seed }.generate()?;
         for &(x, t) in &self.extra {
             data.push(x, t)?;
@@ -359,6 +364,15 @@ mod tests {
         panel.set("basis", "polynomial").unwrap();
         assert!(!panel.is_active("s"));
         assert!(panel.is_active("alpha"));
+    }
+
+    #[test]
+    fn too_many_points_are_refused_with_the_limit() {
+        let mut panel = PredictivePanel::default();
+        let many = vec!["0.5:0"; MAX_POINTS].join(",");
+        let error = panel.set("points", &many).unwrap_err();
+        assert_eq!(error.to_string(), format!("N must be at most {MAX_POINTS}, but is {}", MAX_POINTS + 10));
+        assert_eq!(panel.readouts()[0].value, 10.0);
     }
 
     #[test]
