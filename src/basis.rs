@@ -38,6 +38,41 @@ impl Family {
     pub fn from_name(name: &str) -> Option<Family> {
         Family::ALL.into_iter().find(|f| f.name() == name)
     }
+
+    /// Whether the family has centres μⱼ (that can be dragged).
+    pub fn has_centres(self) -> bool {
+        matches!(self, Family::Gaussian)
+    }
+
+    /// Whether the width s shapes the functions.
+    pub fn uses_width(self) -> bool {
+        matches!(self, Family::Gaussian)
+    }
+
+    /// Whether the family has a degree (B-splines).
+    pub fn uses_degree(self) -> bool {
+        false
+    }
+
+    /// Whether M can be chosen (the kernel basis has one function per data point).
+    pub fn count_is_free(self) -> bool {
+        true
+    }
+}
+
+/// What a [`Basis`] is made of: family, M (the bias included), width s, degree, bias.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BasisSpec {
+    /// The family of the non-bias functions.
+    pub family: Family,
+    /// Number of functions M, the bias included.
+    pub m: usize,
+    /// Width s (Gaussian, sigmoid, wavelet, kernel).
+    pub width: f64,
+    /// Degree (B-splines).
+    pub degree: usize,
+    /// Whether φ₀(x) = 1 comes first.
+    pub bias: bool,
 }
 
 /// The functions of one family, without the bias.
@@ -90,6 +125,47 @@ impl Basis {
                 Self::gaussian(evenly_spaced(lo, hi, k), width, bias)
             }
         }
+    }
+
+    /// Builds the basis for inputs in `domain`; `training_x` is used only by the kernel family.
+    ///
+    /// # Errors
+    /// As [`Basis::spread`].
+    pub fn from_spec(spec: &BasisSpec, domain: (f64, f64), _training_x: &[f64]) -> Result<Self> {
+        Self::spread(spec.family, spec.m, spec.width, spec.bias, domain)
+    }
+
+    /// Centres μⱼ of the non-bias functions (Gaussian), `None` otherwise.
+    pub fn centres(&self) -> Option<&[f64]> {
+        match &self.functions {
+            Functions::Gaussian { centres, .. } => Some(centres),
+            Functions::Polynomial { .. } => None,
+        }
+    }
+
+    /// A copy with the centre of non-bias function `j` moved to `mu`.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for a non-finite `mu`; [`Error::OutOfRange`] for a bad `j` or
+    /// a family without centres.
+    pub fn with_centre(&self, j: usize, mu: f64) -> Result<Self> {
+        let mut copy = self.clone();
+        let Functions::Gaussian { centres, .. } = &mut copy.functions else {
+            return Err(Error::UnknownParameter { key: "centre".into() });
+        };
+        let count = centres.len() as u64;
+        let slot = centres.get_mut(j).ok_or(Error::OutOfRange {
+            name: "j",
+            value: j.to_string(),
+            bound: Bound::AtMost { max: count.saturating_sub(1) },
+        })?;
+        *slot = crate::error::ensure_finite("μ", mu)?;
+        Ok(copy)
+    }
+
+    /// Whether φ₀(x) = 1 is the first function.
+    pub fn bias(&self) -> bool {
+        self.bias
     }
 
     /// M, the number of functions including the bias.

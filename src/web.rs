@@ -12,7 +12,7 @@ use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::app::{Notice, Panel, PanelModel};
+use crate::app::{AnyPanel, Notice, PanelModel};
 use crate::error::Error;
 use crate::plot::PlotArea;
 
@@ -42,7 +42,7 @@ pub fn crash_for_tests() {
 /// Names of the panels, for `new Lab(name)`.
 #[wasm_bindgen(js_name = panelNames)]
 pub fn panel_names() -> Vec<String> {
-    Panel::NAMES.iter().map(|s| (*s).to_owned()).collect()
+    AnyPanel::NAMES.iter().map(|s| (*s).to_owned()).collect()
 }
 
 /// A JS `Error` with `message`, `code` and `args` (an object of the message's values).
@@ -63,13 +63,18 @@ fn set_property(target: &JsValue, key: &str, value: &JsValue) {
 }
 
 fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
+    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
+    value.serialize(&serializer).map_err(JsValue::from)
+}
+
+fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
+    result.map_err(|e| js_error(&e))
 }
 
 /// A panel and where it was last drawn.
 #[wasm_bindgen]
 pub struct Lab {
-    panel: Panel,
+    panel: AnyPanel,
     area: Option<PlotArea>,
 }
 
@@ -78,12 +83,12 @@ impl Lab {
     /// The panel called `name` (see [`panel_names`]) with its defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str) -> Result<Lab, JsValue> {
-        Ok(Lab { panel: Panel::new(name).map_err(|e| js_error(&e))?, area: None })
+        Ok(Lab { panel: js_result(AnyPanel::new(name))?, area: None })
     }
 
     /// The parameters as `[{key, symbol, control: {type, …}}]`.
     pub fn params(&self) -> Result<JsValue, JsValue> {
-        to_js(self.panel.params())
+        to_js(&self.panel.params())
     }
 
     /// The current value of `key` as text, or `undefined`.
@@ -99,28 +104,65 @@ impl Lab {
 
     /// Sets `key` from text; on error the panel is unchanged.
     pub fn set(&mut self, key: &str, text: &str) -> Result<(), JsValue> {
-        self.panel.set(key, text).map_err(|e| js_error(&e))
+        js_result(self.panel.set(key, text))
     }
 
     /// Back to the defaults.
-    pub fn reset(&mut self) {
-        self.panel.reset();
+    pub fn reset(&mut self) -> Result<(), JsValue> {
+        js_result(self.panel.reset())
+    }
+
+    /// Whether the panel takes data points (shows the add-point form).
+    #[wasm_bindgen(js_name = acceptsPoints)]
+    pub fn accepts_points(&self) -> bool {
+        self.panel.accepts_points()
     }
 
     /// Adds the data point (x, t); on error the panel is unchanged.
     #[wasm_bindgen(js_name = addPoint)]
     pub fn add_point(&mut self, x: f64, t: f64) -> Result<(), JsValue> {
-        self.panel.add_point(x, t).map_err(|e| js_error(&e))
+        js_result(self.panel.add_point(x, t))
     }
 
-    /// Adds a point at canvas pixel (px, py) of the last drawing; `false` if that pixel
-    /// is outside the plotting area.
-    #[wasm_bindgen(js_name = addPointAtPixel)]
-    pub fn add_point_at_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
+    /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
+    /// Outside the plotting area nothing happens.
+    #[wasm_bindgen(js_name = pressAtPixel)]
+    pub fn press_at_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
         match self.area.and_then(|a| a.to_data(px, py)) {
-            Some((x, t)) => self.add_point(x, t).map(|()| true),
+            Some((x, y)) => js_result(self.panel.press(x, y)),
             None => Ok(false),
         }
+    }
+
+    /// The pressed pointer moved to canvas pixel (px, py) (held onto the plotting area);
+    /// `true` if the panel changed.
+    #[wasm_bindgen(js_name = dragToPixel)]
+    pub fn drag_to_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
+        match self.area.and_then(|a| a.to_data_clamped(px, py)) {
+            Some((x, y)) => js_result(self.panel.drag(x, y)),
+            None => Ok(false),
+        }
+    }
+
+    /// The pointer was released.
+    pub fn release(&mut self) {
+        self.panel.release();
+    }
+
+    /// Whether the panel animates (shows play / pause / step).
+    #[wasm_bindgen(js_name = isAnimated)]
+    pub fn is_animated(&self) -> bool {
+        self.panel.is_animated()
+    }
+
+    /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
+    pub fn step(&mut self, steps: usize) -> bool {
+        self.panel.step(steps)
+    }
+
+    /// Back to the start of the animation.
+    pub fn rewind(&mut self) -> Result<(), JsValue> {
+        js_result(self.panel.rewind())
     }
 
     /// The state as `[[key, value], …]` for the URL query.
@@ -142,9 +184,24 @@ impl Lab {
         to_js(&self.panel.readouts())
     }
 
+    /// The tables as `[{key, columns: [key], rows: [[{label} | {number}]]}]`.
+    pub fn tables(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.panel.tables())
+    }
+
+    /// The messages as `[{code, args: {…}, warning}]`.
+    pub fn messages(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.panel.messages())
+    }
+
+    /// Height / width the canvas should have.
+    pub fn aspect(&self) -> f64 {
+        self.panel.aspect()
+    }
+
     /// The chart's series as `[{key, colour, mark}]`, for the legend.
     pub fn legend(&self) -> Result<JsValue, JsValue> {
-        to_js(self.panel.legend())
+        to_js(&self.panel.legend())
     }
 
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
@@ -152,7 +209,7 @@ impl Lab {
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
-        let area = self.panel.draw(&backend.into_drawing_area(), scale).map_err(|e| js_error(&e))?;
+        let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale))?;
         self.area = Some(area);
         Ok(())
     }

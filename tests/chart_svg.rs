@@ -151,10 +151,10 @@ fn assert_labels(els: &[Element]) {
 /// its settings: bias + M − 1 Gaussian bumps evenly spaced on [0, 1], S_N by LU inverse.
 fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
     let s = panel.settings();
-    assert_eq!(s.family, Family::Gaussian, "the default panel uses Gaussian bumps");
-    assert!(s.extra.is_empty());
-    let data = Sinusoid { n: s.n, noise: s.noise, seed: s.seed }.generate().unwrap();
-    let (m, width, alpha, beta) = (s.m, s.width, s.alpha, s.beta);
+    assert_eq!(s.basis.spec.family, Family::Gaussian, "the default panel uses Gaussian bumps");
+    assert!(s.data.extra.is_empty());
+    let data = Sinusoid { n: s.data.n, noise: s.data.noise, seed: s.data.seed }.generate().unwrap();
+    let (m, width, alpha, beta) = (s.basis.spec.m, s.basis.spec.width, s.alpha, s.beta);
     let centres: Vec<f64> = (0..m - 1).map(|j| j as f64 / (m - 2) as f64).collect();
     let phi_of = move |x: f64| {
         DVector::from_fn(
@@ -174,7 +174,7 @@ fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
 
 #[test]
 fn default_panel_draws_every_series() {
-    let panel = PredictivePanel::default();
+    let panel = PredictivePanel::try_default().unwrap();
     let scene = panel.scene();
     let (svg, area) = render(scene, (640, 400), 1.0);
     let els = elements(&svg);
@@ -234,7 +234,7 @@ fn default_panel_draws_every_series() {
 
     // One circle per data point, at the generated data.
     let s = panel.settings();
-    let data = Sinusoid { n: s.n, noise: s.noise, seed: s.seed }.generate().unwrap();
+    let data = Sinusoid { n: s.data.n, noise: s.data.noise, seed: s.data.seed }.generate().unwrap();
     let circles = with(&els, "circle", "stroke", palette::DATA);
     assert_eq!(circles.len(), data.x.len());
     assert_eq!(els.iter().filter(|e| e.tag == "circle").count(), 10);
@@ -479,7 +479,7 @@ fn check_area(scene: &PredictiveScene, size: (u32, u32)) {
 
 #[test]
 fn plot_area_corners_map_to_the_data_range() {
-    check_area(PredictivePanel::default().scene(), (640, 400));
+    check_area(PredictivePanel::try_default().unwrap().scene(), (640, 400));
     check_area(&hand_scene(true, 2, hand_points()), (800, 500));
     check_area(&hand_scene(false, 0, vec![]), (333, 222));
 }

@@ -21,6 +21,7 @@ const state = {
   /** The last error shown next to each control: key → error. */
   errors: new Map(),
   frame: 0,
+  playing: false,
 };
 
 const t = (key, args) => translate(state.lang, key, args);
@@ -121,6 +122,18 @@ function buildControl({ key, control }) {
   error.id = `err-${key}`;
   error.setAttribute('role', 'alert');
 
+  if (control.type === 'toggle') {
+    box.classList.add('toggle');
+    const checkbox = document.createElement('input');
+    checkbox.type = 'checkbox';
+    checkbox.id = `ctl-${key}`;
+    checkbox.addEventListener('change', () => setParam(key, checkbox.checked ? '1' : '0'));
+    label.htmlFor = checkbox.id;
+    checkbox.setAttribute('aria-describedby', error.id);
+    box.append(checkbox, label, error);
+    return box;
+  }
+
   if (control.type === 'choice') {
     const select = document.createElement('select');
     select.id = `ctl-${key}`;
@@ -183,6 +196,11 @@ function syncControls() {
       select.value = value;
       continue;
     }
+    const checkbox = box.querySelector('input[type=checkbox]');
+    if (checkbox) {
+      checkbox.checked = value === '1';
+      continue;
+    }
     const range = box.querySelector('input[type=range]');
     box.querySelector('input[type=text]').value = value;
     range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
@@ -230,7 +248,7 @@ function attempt(errorKey, change) {
 }
 
 function setParam(key, text) {
-  attempt(key, () => state.lab.set(key, text));
+  if (attempt(key, () => state.lab.set(key, text))) pause();
 }
 
 // ---------------------------------------------------------------- notices
@@ -270,7 +288,7 @@ function applyLanguage() {
   toggle.lang = state.lang === 'zh' ? 'en' : 'zh';
   for (const option of $('#panel-select').options) option.textContent = t(`panel.${option.value}`);
   renderLegend();
-  renderReadouts();
+  renderReports();
   renderNotices();
   renderErrors();
 }
@@ -315,7 +333,8 @@ function render() {
   const canvas = $('#chart');
   const width = $('#canvas-box').clientWidth;
   if (width === 0) return;
-  const height = Math.round(Math.min(Math.max(width * 0.6, 220), 620));
+  const aspect = call(() => state.lab.aspect());
+  const height = Math.round(Math.min(Math.max(width * aspect, 220), 720));
   const scale = window.devicePixelRatio || 1;
   canvas.style.height = `${height}px`;
   canvas.width = Math.round(width * scale);
@@ -328,7 +347,53 @@ function render() {
   }
   $('#loading').hidden = true;
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
+  renderReports();
+}
+
+/** Readouts, tables and messages: everything beside the chart that follows the state. */
+function renderReports() {
   renderReadouts();
+  renderTables();
+  renderMessages();
+}
+
+function renderTables() {
+  const box = $('#tables');
+  box.replaceChildren();
+  for (const { key, columns, rows } of call(() => state.lab.tables())) {
+    const table = document.createElement('table');
+    table.dataset.key = key;
+    table.createCaption().textContent = t(`table.${key}`);
+    const head = table.createTHead().insertRow();
+    for (const column of columns) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = t(`column.${column}`);
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const row of rows) {
+      const tr = body.insertRow();
+      for (const cell of row) tr.insertCell().textContent = 'label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number);
+    }
+    box.append(table);
+  }
+}
+
+function renderMessages() {
+  const list = $('#messages');
+  list.replaceChildren();
+  for (const { code, args, warning } of call(() => state.lab.messages())) {
+    const item = document.createElement('li');
+    item.dataset.code = code;
+    item.classList.toggle('warning', warning);
+    item.textContent = t(`message.${code}`, args);
+    list.append(item);
+  }
+}
+
+function formatNumber(value) {
+  return Number.isInteger(value) ? String(value) : value.toPrecision(5).replace(/\.?0+$/, '');
 }
 
 // ---------------------------------------------------------------- events
@@ -345,12 +410,34 @@ function wireEvents() {
     renderNotices();
   });
   $('#panel-select').addEventListener('change', (event) => openPanel(event.target.value, []));
-  $('#chart').addEventListener('click', (event) => {
-    const canvas = event.currentTarget;
-    const box = canvas.getBoundingClientRect();
-    const px = ((event.clientX - box.left) * canvas.width) / box.width;
-    const py = ((event.clientY - box.top) * canvas.height) / box.height;
-    attempt('add-point', () => state.lab.addPointAtPixel(px, py));
+  const chart = $('#chart');
+  /** Canvas pixel under a pointer event. */
+  const pixel = (event) => {
+    const box = chart.getBoundingClientRect();
+    return [((event.clientX - box.left) * chart.width) / box.width, ((event.clientY - box.top) * chart.height) / box.height];
+  };
+  chart.addEventListener('pointerdown', (event) => {
+    if (state.dead || event.button !== 0) return;
+    chart.setPointerCapture(event.pointerId);
+    attempt('add-point', () => state.lab.pressAtPixel(...pixel(event)));
+  });
+  chart.addEventListener('pointermove', (event) => {
+    if (state.dead || !chart.hasPointerCapture(event.pointerId)) return;
+    attempt('add-point', () => state.lab.dragToPixel(...pixel(event)));
+  });
+  const release = () => {
+    if (!state.dead) call(() => state.lab.release());
+  };
+  chart.addEventListener('pointerup', release);
+  chart.addEventListener('pointercancel', release);
+  $('#play').addEventListener('click', () => (state.playing ? pause() : play()));
+  $('#step').addEventListener('click', () => {
+    pause();
+    advance(1);
+  });
+  $('#restart').addEventListener('click', () => {
+    pause();
+    attempt('reset', () => state.lab.rewind());
   });
   $('#add-point').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -373,8 +460,44 @@ function wireEvents() {
   watchScale();
 }
 
+// ---------------------------------------------------------------- animation
+
+/** Steps per frame for each position of the speed slider. */
+const SPEEDS = [1, 4, 16, 64];
+
+function play() {
+  if (state.dead || state.playing) return;
+  state.playing = true;
+  $('#play').textContent = t('player.pause');
+  const tick = () => {
+    if (!state.playing || state.dead) return;
+    const more = advance(SPEEDS[Number($('#speed').value)] ?? 1);
+    if (more) requestAnimationFrame(tick);
+    else pause();
+  };
+  requestAnimationFrame(tick);
+}
+
+function pause() {
+  state.playing = false;
+  $('#play').textContent = t('player.play');
+}
+
+/** Advances the animation and redraws; `false` once it is over. */
+function advance(steps) {
+  let more = false;
+  try {
+    more = call(() => state.lab.step(steps));
+  } catch {
+    return false;
+  }
+  schedule();
+  return more;
+}
+
 /** Shows panel `name` with the state in `pairs` ([key, value] from the URL). */
 function openPanel(name, pairs) {
+  pause();
   state.lab?.free();
   state.panel = name;
   state.lab = call(() => new Lab(name));
@@ -382,6 +505,8 @@ function openPanel(name, pairs) {
   const notices = call(() => state.lab.applyQuery(pairs));
   state.notices.push(...notices.map((error) => ({ error })));
   buildControls();
+  $('#player').hidden = !call(() => state.lab.isAnimated());
+  $('#add-point').hidden = !call(() => state.lab.acceptsPoints());
   applyLanguage();
   syncControls();
   clearErrors();

@@ -1,6 +1,11 @@
-//! The lab's panels as platform-free state machines: each owns its settings and its last
-//! good fit, takes parameter text from a control or a URL, and draws itself onto any
-//! plotters backend. The wasm layer only forwards calls to a [`Panel`].
+//! The lab's panels as platform-free state machines.
+//!
+//! A panel is a [`Panel<V>`]: its [`Settings`] (what the user set, as text-addressable
+//! parameters) and the [`View`] computed from them (fits, scenes, solver state). Every
+//! change goes through [`Panel::update`], which computes the new view first and commits
+//! only if that succeeds — so a bad value leaves the last good plot in place. The page
+//! reaches a panel through [`AnyPanel`] and the object-facing [`PanelModel`] trait; the
+//! wasm layer only forwards calls.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -8,47 +13,218 @@ use plotters::prelude::*;
 use crate::error::{Error, Result};
 use crate::plot::{LegendEntry, PlotArea};
 
+pub mod groups;
 pub mod params;
 pub mod predictive;
+pub mod report;
 
-pub use params::{Control, Notice, ParamSpec, Readout};
-pub use predictive::PredictivePanel;
+pub use params::{Control, Notice, ParamSpec};
+pub use predictive::{PredictivePanel, PredictiveSettings, PredictiveView};
+pub use report::{Cell, Message, Readout, Table};
 
-/// What every panel offers the page.
-///
-/// Every mutating call either succeeds or leaves the panel exactly as it was, so the
-/// page can show an error and keep the last good plot.
-pub trait PanelModel {
-    /// Its parameters, in display order.
-    fn params(&self) -> &'static [ParamSpec];
-    /// The current value of `key` as text (as in the URL), `None` for an unknown key.
+/// What the user set on a panel, addressable by parameter key (as in the URL).
+pub trait Settings: Clone + Default {
+    /// The visible parameters, in display order.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// Sets `key` from text, checking the value on its own.
+    ///
+    /// # Errors
+    /// A parse or range error, or [`Error::UnknownParameter`].
+    fn assign(&mut self, key: &str, text: &str) -> Result<()>;
+    /// The value of `key` as text, in the format [`Settings::assign`] reads.
     fn value(&self, key: &str) -> Option<String>;
-    /// Whether `key` matters in the current state (the Gaussian width does not for
-    /// polynomials); the page greys out the others.
+    /// Keys that are part of the state without a control (e.g. clicked points), when set.
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        vec![]
+    }
+    /// Whether `key` matters in this state (the page greys out the others).
     fn is_active(&self, _key: &str) -> bool {
         true
     }
-    /// Sets parameter `key` from text and refits.
+}
+
+/// Where a press on the plot landed and what it grabbed, for dragging.
+pub type Grab = usize;
+
+/// What a panel computes from its settings and shows.
+pub trait View: Sized {
+    /// The settings it is computed from.
+    type Settings: Settings;
+    /// Computes the view.
     ///
     /// # Errors
-    /// A parse or range error for the value, or whatever the refit refuses.
+    /// Whatever the models refuse for these settings.
+    fn compute(settings: &Self::Settings) -> Result<Self>;
+    /// Draws the view, lengths in CSS pixels times `scale`; returns the interactive chart's area.
+    ///
+    /// # Errors
+    /// [`Error::Drawing`] if the backend fails.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea>;
+    /// The series, for the page's legend.
+    fn legend(&self) -> Vec<LegendEntry>;
+    /// Numbers to show beside the chart.
+    fn readouts(&self) -> Vec<Readout> {
+        vec![]
+    }
+    /// Tables to show beside the chart.
+    fn tables(&self) -> Vec<Table> {
+        vec![]
+    }
+    /// Messages about the current state (e.g. "diverged at iteration k").
+    fn messages(&self) -> Vec<Message> {
+        vec![]
+    }
+    /// Height / width of the canvas this view wants.
+    fn aspect(&self) -> f64 {
+        0.6
+    }
+    /// A press at data point (x, y) of the interactive chart: changes `settings` (e.g.
+    /// adds a point) and/or grabs something to drag.
+    ///
+    /// # Errors
+    /// If the press would make the settings invalid.
+    fn press(&self, _settings: &mut Self::Settings, _x: f64, _y: f64) -> Result<Option<Grab>> {
+        Ok(None)
+    }
+    /// The grabbed thing dragged to (x, y).
+    ///
+    /// # Errors
+    /// If the move would make the settings invalid.
+    fn drag(&self, _settings: &mut Self::Settings, _grab: Grab, _x: f64, _y: f64) -> Result<()> {
+        Ok(())
+    }
+    /// Whether the panel has data points that [`View::add_point`] extends.
+    const TAKES_POINTS: bool = false;
+    /// Adds the data point (x, t) to `settings`.
+    ///
+    /// # Errors
+    /// If the point is not finite or too many; [`Error::UnknownParameter`] for a panel
+    /// without data.
+    fn add_point(_settings: &mut Self::Settings, _x: f64, _t: f64) -> Result<()> {
+        Err(Error::UnknownParameter { key: "points".into() })
+    }
+    /// Whether the view animates (play / pause / step).
+    fn is_animated(&self) -> bool {
+        false
+    }
+    /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
+    fn step(&mut self, _steps: usize) -> bool {
+        false
+    }
+}
+
+/// A panel: its settings and the view last computed from them.
+#[derive(Debug, Clone)]
+pub struct Panel<V: View> {
+    settings: V::Settings,
+    view: V,
+    grab: Option<Grab>,
+}
+
+impl<V: View> Panel<V> {
+    /// The panel with `settings`.
+    ///
+    /// # Errors
+    /// Whatever [`View::compute`] refuses.
+    pub fn with_settings(settings: V::Settings) -> Result<Self> {
+        Ok(Self { view: V::compute(&settings)?, settings, grab: None })
+    }
+
+    /// The panel with its default settings.
+    ///
+    /// # Errors
+    /// Whatever [`View::compute`] refuses (every panel's defaults are tested to fit).
+    pub fn try_default() -> Result<Self> {
+        Self::with_settings(V::Settings::default())
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &V::Settings {
+        &self.settings
+    }
+
+    /// The current view.
+    pub fn view(&self) -> &V {
+        &self.view
+    }
+
+    /// Applies `change` to a copy of the settings and recomputes; commits only if both
+    /// succeed, so on error the panel is exactly as it was.
+    ///
+    /// # Errors
+    /// The error of `change` or of [`View::compute`].
+    pub fn update<T>(&mut self, change: impl FnOnce(&V, &mut V::Settings) -> Result<T>) -> Result<T> {
+        let mut settings = self.settings.clone();
+        let outcome = change(&self.view, &mut settings)?;
+        self.view = V::compute(&settings)?;
+        self.settings = settings;
+        Ok(outcome)
+    }
+}
+
+/// What every panel offers the page (the object-facing side of [`Panel`]).
+///
+/// Every mutating call either succeeds or leaves the panel exactly as it was.
+pub trait PanelModel {
+    /// Its parameters, in display order.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// The current value of `key` as text (as in the URL), `None` for an unknown key.
+    fn value(&self, key: &str) -> Option<String>;
+    /// Whether `key` matters in the current state.
+    fn is_active(&self, key: &str) -> bool;
+    /// Sets parameter `key` from text and recomputes.
+    ///
+    /// # Errors
+    /// A parse or range error for the value, or whatever the recomputation refuses.
     fn set(&mut self, key: &str, text: &str) -> Result<()>;
     /// Back to the defaults.
-    fn reset(&mut self);
-    /// Adds the data point (x, t) and refits.
     ///
     /// # Errors
-    /// [`Error::NotFinite`] for NaN/∞, or whatever the refit refuses.
+    /// Only if the defaults do not compute (tested never to happen).
+    fn reset(&mut self) -> Result<()>;
+    /// Whether the panel takes data points ([`PanelModel::add_point`]).
+    fn accepts_points(&self) -> bool;
+    /// Adds the data point (x, t) and recomputes.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for NaN/∞, or whatever the recomputation refuses.
     fn add_point(&mut self, x: f64, t: f64) -> Result<()>;
+    /// A press on the interactive chart at data (x, y); `true` if the panel changed.
+    ///
+    /// # Errors
+    /// If the press would make the state invalid.
+    fn press(&mut self, x: f64, y: f64) -> Result<bool>;
+    /// The pointer moved to (x, y) while pressed; `true` if the panel changed.
+    ///
+    /// # Errors
+    /// If the move would make the state invalid.
+    fn drag(&mut self, x: f64, y: f64) -> Result<bool>;
+    /// The pointer was released.
+    fn release(&mut self);
     /// The state as URL query pairs; [`PanelModel::apply_query`] of them reproduces it.
     fn query(&self) -> Vec<(String, String)>;
     /// Sets the state from URL query pairs: each unusable pair keeps its default and
-    /// yields a notice; if the whole does not fit, the defaults stay, with a notice.
+    /// yields a notice; if the whole does not compute, the defaults stay, with a notice.
     fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice>;
     /// Numbers to show beside the chart.
     fn readouts(&self) -> Vec<Readout>;
+    /// Tables to show beside the chart.
+    fn tables(&self) -> Vec<Table>;
+    /// Messages about the current state.
+    fn messages(&self) -> Vec<Message>;
     /// The chart's series, for the page's legend.
-    fn legend(&self) -> &'static [LegendEntry];
+    fn legend(&self) -> Vec<LegendEntry>;
+    /// Height / width of the canvas.
+    fn aspect(&self) -> f64;
+    /// Whether the panel animates.
+    fn is_animated(&self) -> bool;
+    /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
+    fn step(&mut self, steps: usize) -> bool;
+    /// Back to the start of the animation (recomputes from the settings).
+    ///
+    /// # Errors
+    /// Only if the settings stopped computing (they are the last good ones).
+    fn rewind(&mut self) -> Result<()>;
     /// Draws the panel, lengths in CSS pixels times `scale` (devicePixelRatio).
     ///
     /// # Errors
@@ -56,75 +232,211 @@ pub trait PanelModel {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea>;
 }
 
+impl<V: View> PanelModel for Panel<V> {
+    fn params(&self) -> Vec<ParamSpec> {
+        self.settings.params()
+    }
+    fn value(&self, key: &str) -> Option<String> {
+        self.settings.value(key)
+    }
+    fn is_active(&self, key: &str) -> bool {
+        self.settings.is_active(key)
+    }
+    fn set(&mut self, key: &str, text: &str) -> Result<()> {
+        self.update(|_, settings| settings.assign(key, text))
+    }
+    fn reset(&mut self) -> Result<()> {
+        *self = Self::try_default()?;
+        Ok(())
+    }
+    fn accepts_points(&self) -> bool {
+        V::TAKES_POINTS
+    }
+    fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
+        self.update(|_, settings| V::add_point(settings, x, t))
+    }
+    fn press(&mut self, x: f64, y: f64) -> Result<bool> {
+        let before = self.settings.value_list();
+        self.grab = self.update(|view, settings| view.press(settings, x, y))?;
+        Ok(self.settings.value_list() != before)
+    }
+    fn drag(&mut self, x: f64, y: f64) -> Result<bool> {
+        let Some(grab) = self.grab else { return Ok(false) };
+        self.update(|view, settings| view.drag(settings, grab, x, y))?;
+        Ok(true)
+    }
+    fn release(&mut self) {
+        self.grab = None;
+    }
+    fn query(&self) -> Vec<(String, String)> {
+        self.settings.value_list()
+    }
+    fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
+        let mut settings = V::Settings::default();
+        let mut notices = vec![];
+        for (key, text) in pairs {
+            if let Err(error) = settings.assign(key, text) {
+                notices.push(Notice { key: key.clone(), error });
+            }
+        }
+        match Self::with_settings(settings) {
+            Ok(panel) => *self = panel,
+            Err(error) => notices.push(Notice { key: String::new(), error }),
+        }
+        notices
+    }
+    fn readouts(&self) -> Vec<Readout> {
+        self.view.readouts()
+    }
+    fn tables(&self) -> Vec<Table> {
+        self.view.tables()
+    }
+    fn messages(&self) -> Vec<Message> {
+        self.view.messages()
+    }
+    fn legend(&self) -> Vec<LegendEntry> {
+        self.view.legend()
+    }
+    fn aspect(&self) -> f64 {
+        self.view.aspect()
+    }
+    fn is_animated(&self) -> bool {
+        self.view.is_animated()
+    }
+    fn step(&mut self, steps: usize) -> bool {
+        self.view.step(steps)
+    }
+    fn rewind(&mut self) -> Result<()> {
+        self.view = V::compute(&self.settings)?;
+        Ok(())
+    }
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea> {
+        self.view.draw(root, scale)
+    }
+}
+
+/// Every key of `settings` with its value: the visible parameters, then the hidden ones.
+trait ValueList {
+    fn value_list(&self) -> Vec<(String, String)>;
+}
+
+impl<S: Settings> ValueList for S {
+    fn value_list(&self) -> Vec<(String, String)> {
+        let keys = self.params().into_iter().map(|p| p.key).chain(self.hidden_keys());
+        keys.filter_map(|k| Some((k.to_owned(), self.value(k)?))).collect()
+    }
+}
+
 /// Every panel of the lab; the page picks one by name (`?panel=predictive`).
 #[derive(Debug, Clone)]
-pub enum Panel {
+pub enum AnyPanel {
     /// Predictive distribution of Bayesian linear regression (PRML Fig 3.8).
     Predictive(PredictivePanel),
 }
 
-impl Panel {
-    /// Names of the panels, as in `?panel=…`.
+/// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
+macro_rules! dispatch {
+    ($self:expr, $panel:ident => $body:expr) => {
+        match $self {
+            AnyPanel::Predictive($panel) => $body,
+        }
+    };
+}
+
+impl AnyPanel {
+    /// Names of the panels, as in `?panel=…`, in menu order.
     pub const NAMES: &'static [&'static str] = &["predictive"];
 
     /// The panel called `name`, with its defaults.
     ///
     /// # Errors
-    /// [`Error::UnknownChoice`] for a name not in [`Panel::NAMES`].
+    /// [`Error::UnknownChoice`] for a name not in [`AnyPanel::NAMES`].
     pub fn new(name: &str) -> Result<Self> {
         match name {
-            "predictive" => Ok(Panel::Predictive(PredictivePanel::default())),
+            "predictive" => Ok(AnyPanel::Predictive(Panel::try_default()?)),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
-        }
-    }
-
-    /// The panel as its model.
-    fn model(&self) -> &impl PanelModel {
-        match self {
-            Panel::Predictive(p) => p,
-        }
-    }
-
-    /// The panel as its model, mutably.
-    fn model_mut(&mut self) -> &mut impl PanelModel {
-        match self {
-            Panel::Predictive(p) => p,
         }
     }
 }
 
-impl PanelModel for Panel {
-    fn params(&self) -> &'static [ParamSpec] {
-        self.model().params()
+impl PanelModel for AnyPanel {
+    fn params(&self) -> Vec<ParamSpec> {
+        dispatch!(self, p => p.params())
     }
     fn value(&self, key: &str) -> Option<String> {
-        self.model().value(key)
+        dispatch!(self, p => p.value(key))
     }
     fn is_active(&self, key: &str) -> bool {
-        self.model().is_active(key)
+        dispatch!(self, p => p.is_active(key))
     }
     fn set(&mut self, key: &str, text: &str) -> Result<()> {
-        self.model_mut().set(key, text)
+        dispatch!(self, p => p.set(key, text))
     }
-    fn reset(&mut self) {
-        self.model_mut().reset()
+    fn reset(&mut self) -> Result<()> {
+        dispatch!(self, p => p.reset())
+    }
+    fn accepts_points(&self) -> bool {
+        dispatch!(self, p => p.accepts_points())
     }
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
-        self.model_mut().add_point(x, t)
+        dispatch!(self, p => p.add_point(x, t))
+    }
+    fn press(&mut self, x: f64, y: f64) -> Result<bool> {
+        dispatch!(self, p => p.press(x, y))
+    }
+    fn drag(&mut self, x: f64, y: f64) -> Result<bool> {
+        dispatch!(self, p => p.drag(x, y))
+    }
+    fn release(&mut self) {
+        dispatch!(self, p => p.release())
     }
     fn query(&self) -> Vec<(String, String)> {
-        self.model().query()
+        dispatch!(self, p => p.query())
     }
     fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
-        self.model_mut().apply_query(pairs)
+        dispatch!(self, p => p.apply_query(pairs))
     }
     fn readouts(&self) -> Vec<Readout> {
-        self.model().readouts()
+        dispatch!(self, p => p.readouts())
     }
-    fn legend(&self) -> &'static [LegendEntry] {
-        self.model().legend()
+    fn tables(&self) -> Vec<Table> {
+        dispatch!(self, p => p.tables())
+    }
+    fn messages(&self) -> Vec<Message> {
+        dispatch!(self, p => p.messages())
+    }
+    fn legend(&self) -> Vec<LegendEntry> {
+        dispatch!(self, p => p.legend())
+    }
+    fn aspect(&self) -> f64 {
+        dispatch!(self, p => p.aspect())
+    }
+    fn is_animated(&self) -> bool {
+        dispatch!(self, p => p.is_animated())
+    }
+    fn step(&mut self, steps: usize) -> bool {
+        dispatch!(self, p => p.step(steps))
+    }
+    fn rewind(&mut self) -> Result<()> {
+        dispatch!(self, p => p.rewind())
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea> {
-        self.model().draw(root, scale)
+        dispatch!(self, p => p.draw(root, scale))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_panel_opens_with_its_defaults() {
+        for name in AnyPanel::NAMES {
+            let panel = AnyPanel::new(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!panel.params().is_empty(), "{name}");
+            let mut copy = AnyPanel::new(name).unwrap();
+            assert!(copy.apply_query(&panel.query()).is_empty(), "{name}: its own query applies cleanly");
+        }
+        assert_eq!(AnyPanel::new("nope").unwrap_err().code(), "unknown-choice");
     }
 }

@@ -22,6 +22,8 @@ pub enum Control {
         /// Largest admissible value.
         max: u64,
     },
+    /// On or off (a checkbox); `1` / `0` in the URL.
+    Toggle,
     /// A real number on a slider over `[min, max]` (log₁₀-scaled when `log`). The
     /// numeric box beside it accepts any value the model admits, also outside the slider.
     Real {
@@ -52,15 +54,6 @@ pub struct Notice {
     pub key: String,
     /// Why it was not used.
     pub error: Error,
-}
-
-/// A number the panel reports (N, ln p(t|α,β), …), keyed for the page's string table.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Readout {
-    /// Key of the readout's label in the string table.
-    pub key: &'static str,
-    /// The value.
-    pub value: f64,
 }
 
 /// Parses a finite real number.
@@ -96,6 +89,23 @@ pub fn parse_choice<'a>(symbol: &'static str, text: &str, options: &[&'a str]) -
     })
 }
 
+/// Parses `1`/`on`/`true` or `0`/`off`/`false`.
+///
+/// # Errors
+/// [`Error::UnknownChoice`] for anything else.
+pub fn parse_toggle(symbol: &'static str, text: &str) -> Result<bool> {
+    match text.trim() {
+        "1" | "on" | "true" => Ok(true),
+        "0" | "off" | "false" => Ok(false),
+        _ => Err(Error::UnknownChoice { name: symbol, value: text.to_owned(), options: "1, 0".into() }),
+    }
+}
+
+/// The URL text of a toggle: `1` or `0`.
+pub fn toggle_text(on: bool) -> &'static str {
+    if on { "1" } else { "0" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,6 +119,8 @@ mod tests {
         for bad in ["0", "51", "9.5", "-3", ""] {
             assert_eq!(parse_integer("M", bad, 1, 50).unwrap_err().code(), "out-of-range", "{bad}");
         }
+        assert!(parse_toggle("bias", "1").unwrap() && !parse_toggle("bias", "off").unwrap());
+        assert_eq!(parse_toggle("bias", "maybe").unwrap_err().code(), "unknown-choice");
         assert_eq!(parse_choice("basis", "gaussian", &["polynomial", "gaussian"]).unwrap(), "gaussian");
         assert_eq!(
             parse_choice("basis", "spline", &["polynomial", "gaussian"]).unwrap_err().to_string(),

@@ -91,6 +91,15 @@ impl PlotArea {
         Some((x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)))
     }
 
+    /// The data coordinates under pixel (px, py), moved onto the plotting area if outside
+    /// (for drags that leave it); `None` for a degenerate area or a non-finite pixel.
+    pub fn to_data_clamped(&self, px: f64, py: f64) -> Option<(f64, f64)> {
+        if !(px.is_finite() && py.is_finite()) {
+            return None;
+        }
+        self.to_data(px.clamp(self.left, self.right), py.clamp(self.top, self.bottom))
+    }
+
     fn of<DB: DrawingBackend, CT: CoordTranslate>(
         area: &DrawingArea<DB, CT>,
         x_range: (f64, f64),

@@ -1,0 +1,233 @@
+//! Groups of parameters that several panels share: the built-in data and the basis.
+//! A panel's [`Settings`](super::Settings) holds the groups it needs and asks each in
+//! turn whether a key is its own.
+
+use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
+use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
+use crate::data::{Dataset, MAX_POINTS, Sinusoid};
+use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
+
+/// A set of parameters with their own keys.
+pub trait ParamGroup {
+    /// The visible parameters of the group.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// Sets `key` from text; `None` if the key is not the group's.
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>>;
+    /// The value of `key` as text; `None` if the key is not the group's.
+    fn value(&self, key: &str) -> Option<String>;
+}
+
+/// Inputs shown, and the domain over which bases are spread.
+pub const X_RANGE: (f64, f64) = (0.0, 1.0);
+
+/// Clicked points are rounded to this many decimals, so the URL holds them exactly.
+const POINT_DECIMALS: i32 = 4;
+
+/// Key of the points added by clicking, `x:t,x:t,…` in the URL.
+pub const POINTS_KEY: &str = "points";
+
+/// The noisy sinusoid (N, σ, seed) plus the points the user added.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataParams {
+    /// Number of generated points N.
+    pub n: usize,
+    /// Standard deviation of the noise in the generated data.
+    pub noise: f64,
+    /// Seed of the generated data.
+    pub seed: u64,
+    /// Points the user added, after the generated ones.
+    pub extra: Vec<(f64, f64)>,
+}
+
+impl DataParams {
+    /// N generated points with noise σ from `seed`, no added points.
+    pub fn new(n: usize, noise: f64, seed: u64) -> Self {
+        Self { n, noise, seed, extra: vec![] }
+    }
+
+    /// The generated points followed by the added ones, at most [`MAX_POINTS`] in all.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] naming the limit for too many points.
+    pub fn dataset(&self) -> Result<Dataset> {
+        let total = self.n.saturating_add(self.extra.len());
+        if total > MAX_POINTS {
+            let bound = Bound::AtMost { max: MAX_POINTS as u64 };
+            return Err(Error::OutOfRange { name: "N", value: total.to_string(), bound });
+        }
+        let mut data = Sinusoid { n: self.n, noise: self.noise, seed: self.seed }.generate()?;
+        for &(x, t) in &self.extra {
+            data.push(x, t)?;
+        }
+        Ok(data)
+    }
+
+    /// Adds (x, t), rounded to [`POINT_DECIMALS`] decimals.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for NaN or ±∞.
+    pub fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
+        crate::error::ensure_finite("x", x)?;
+        crate::error::ensure_finite("t", t)?;
+        let scale = 10f64.powi(POINT_DECIMALS);
+        self.extra.push(((x * scale).round() / scale, (t * scale).round() / scale));
+        Ok(())
+    }
+
+    /// The hidden key of the added points, when there are any.
+    pub fn hidden_keys(&self) -> Vec<&'static str> {
+        if self.extra.is_empty() { vec![] } else { vec![POINTS_KEY] }
+    }
+}
+
+const DATA_PARAMS: &[ParamSpec] = &[
+    ParamSpec { key: "N", symbol: "N", control: Control::Integer { min: 0, max: 200 } },
+    ParamSpec { key: "noise", symbol: "σ", control: Control::Real { min: 0.0, max: 1.0, log: false } },
+    ParamSpec { key: "seed", symbol: "seed", control: Control::Integer { min: 0, max: 9999 } },
+];
+
+impl ParamGroup for DataParams {
+    fn params(&self) -> Vec<ParamSpec> {
+        DATA_PARAMS.to_vec()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let result = match key {
+            "N" => parse_integer("N", text, 0, MAX_POINTS as u64).map(|n| self.n = n as usize),
+            "noise" => parse_real("σ", text).and_then(|v| ensure_non_negative("σ", v)).map(|v| self.noise = v),
+            "seed" => parse_integer("seed", text, 0, u64::from(u32::MAX)).map(|s| self.seed = s),
+            POINTS_KEY => parse_points(text).map(|p| self.extra = p),
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "N" => self.n.to_string(),
+            "noise" => self.noise.to_string(),
+            "seed" => self.seed.to_string(),
+            POINTS_KEY => self.extra.iter().map(|(x, t)| format!("{x}:{t}")).collect::<Vec<_>>().join(","),
+            _ => return None,
+        })
+    }
+}
+
+/// Parses `x:t,x:t,…` (empty text: no points).
+fn parse_points(text: &str) -> Result<Vec<(f64, f64)>> {
+    text.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| {
+            let (x, t) =
+                pair.split_once(':').ok_or_else(|| Error::NotFinite { name: "point".into(), value: pair.into() })?;
+            Ok((parse_real("x", x)?, parse_real("t", t)?))
+        })
+        .collect()
+}
+
+/// The basis family and its shape parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BasisParams {
+    /// What the basis is made of.
+    pub spec: BasisSpec,
+    /// The families this panel offers.
+    pub families: &'static [&'static str],
+}
+
+impl BasisParams {
+    /// The basis over [`X_RANGE`]; `training_x` feeds the kernel family.
+    ///
+    /// # Errors
+    /// Whatever [`Basis::from_spec`] refuses.
+    pub fn basis(&self, training_x: &[f64]) -> Result<Basis> {
+        Basis::from_spec(&self.spec, X_RANGE, training_x)
+    }
+
+    /// Whether `key` matters for the chosen family.
+    pub fn is_active(&self, key: &str) -> bool {
+        let family = self.spec.family;
+        match key {
+            "s" => family.uses_width(),
+            "degree" => family.uses_degree(),
+            "M" => family.count_is_free(),
+            _ => true,
+        }
+    }
+}
+
+const BASIS_PARAMS: &[ParamSpec] = &[
+    ParamSpec { key: "M", symbol: "M", control: Control::Integer { min: 1, max: 30 } },
+    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.01, max: 1.0, log: true } },
+    ParamSpec { key: "degree", symbol: "degree", control: Control::Integer { min: 0, max: 5 } },
+    ParamSpec { key: "bias", symbol: "bias", control: Control::Toggle },
+];
+
+impl ParamGroup for BasisParams {
+    fn params(&self) -> Vec<ParamSpec> {
+        let family = ParamSpec { key: "basis", symbol: "basis", control: Control::Choice { options: self.families } };
+        std::iter::once(family).chain(BASIS_PARAMS.iter().copied()).collect()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let spec = &mut self.spec;
+        let result = match key {
+            "basis" => parse_choice("basis", text, self.families).and_then(|name| {
+                spec.family = Family::from_name(name).ok_or_else(|| Error::UnknownParameter { key: key.into() })?;
+                Ok(())
+            }),
+            "M" => parse_integer("M", text, 1, MAX_BASIS_FUNCTIONS as u64).map(|m| spec.m = m as usize),
+            "s" => parse_real("s", text).and_then(|v| ensure_positive("s", v)).map(|v| spec.width = v),
+            "degree" => parse_integer("degree", text, 0, 5).map(|d| spec.degree = d as usize),
+            "bias" => parse_toggle("bias", text).map(|b| spec.bias = b),
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "basis" => self.spec.family.name().to_owned(),
+            "M" => self.spec.m.to_string(),
+            "s" => self.spec.width.to_string(),
+            "degree" => self.spec.degree.to_string(),
+            "bias" => toggle_text(self.spec.bias).to_owned(),
+            _ => return None,
+        })
+    }
+}
+
+/// Asks each group in turn to assign `key`; [`Error::UnknownParameter`] if none owns it.
+pub fn assign_in(groups: &mut [&mut dyn ParamGroup], key: &str, text: &str) -> Result<()> {
+    for group in groups.iter_mut() {
+        if let Some(result) = group.assign(key, text) {
+            return result;
+        }
+    }
+    Err(Error::UnknownParameter { key: key.to_owned() })
+}
+
+/// The value of `key` from whichever group owns it.
+pub fn value_in(groups: &[&dyn ParamGroup], key: &str) -> Option<String> {
+    groups.iter().find_map(|g| g.value(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_points_round_trip_and_are_limited() {
+        let mut data = DataParams::new(5, 0.2, 1);
+        data.add_point(0.123456, -0.98765).unwrap();
+        assert_eq!(data.value(POINTS_KEY).as_deref(), Some("0.1235:-0.9877"));
+        let mut copy = DataParams::new(5, 0.2, 1);
+        copy.assign(POINTS_KEY, &data.value(POINTS_KEY).unwrap()).unwrap().unwrap();
+        assert_eq!(copy, data);
+        assert_eq!(data.add_point(f64::NAN, 0.0).unwrap_err().code(), "not-finite");
+        let many = vec!["0.5:0"; MAX_POINTS].join(",");
+        data.assign(POINTS_KEY, &many).unwrap().unwrap();
+        let error = data.dataset().unwrap_err();
+        assert_eq!(error.to_string(), format!("N must be at most {MAX_POINTS}, but is {}", MAX_POINTS + 5));
+        assert!(data.assign("alpha", "1").is_none());
+    }
+}

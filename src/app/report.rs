@@ -1,0 +1,47 @@
+//! What a panel reports beside its chart: readouts, tables and messages. All carry
+//! string-table keys, so the page shows them in the reader's language.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// A number the panel reports (N, ln p(t|α,β), …).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Readout {
+    /// Key of the readout's label in the string table (`readout.<key>`).
+    pub key: &'static str,
+    /// The value.
+    pub value: f64,
+}
+
+/// One cell of a [`Table`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cell {
+    /// Text looked up in the string table (`cell.<key>`).
+    Label(&'static str),
+    /// A number.
+    Number(f64),
+}
+
+/// A small table (e.g. the lecture's epoch / batch size / iteration table).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Table {
+    /// Key of the caption (`table.<key>`).
+    pub key: &'static str,
+    /// Keys of the column headers (`column.<key>`).
+    pub columns: Vec<&'static str>,
+    /// The rows, one cell per column.
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// A message about the current state, e.g. `diverged` with `iteration = 17`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Message {
+    /// Key of the template (`message.<code>`).
+    pub code: &'static str,
+    /// Values that fill the template.
+    pub args: BTreeMap<&'static str, String>,
+    /// Whether it warns (shown in the error colour).
+    pub warning: bool,
+}
