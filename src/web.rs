@@ -14,7 +14,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::app::{AnyPanel, Notice, PanelModel};
 use crate::error::Error;
-use crate::plot::PlotArea;
+use crate::plot::{Labels, PlotArea};
 
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
@@ -76,6 +76,7 @@ fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
 pub struct Lab {
     panel: AnyPanel,
     area: Option<PlotArea>,
+    labels: Labels,
 }
 
 #[wasm_bindgen]
@@ -83,7 +84,7 @@ impl Lab {
     /// The panel called `name` (see [`panel_names`]) with its defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str) -> Result<Lab, JsValue> {
-        Ok(Lab { panel: js_result(AnyPanel::new(name))?, area: None })
+        Ok(Lab { panel: js_result(AnyPanel::new(name))?, area: None, labels: Labels::default() })
     }
 
     /// The parameters as `[{key, symbol, control: {type, …}}]`.
@@ -199,6 +200,14 @@ impl Lab {
         self.panel.aspect()
     }
 
+    /// Sets the words drawn inside charts: an object `{key: text}` (the page's `chart.*`
+    /// strings in the current language).
+    #[wasm_bindgen(js_name = setLabels)]
+    pub fn set_labels(&mut self, labels: JsValue) -> Result<(), JsValue> {
+        self.labels = serde_wasm_bindgen::from_value(labels)?;
+        Ok(())
+    }
+
     /// The chart's series as `[{key, colour, mark}]`, for the legend.
     pub fn legend(&self) -> Result<JsValue, JsValue> {
         to_js(&self.panel.legend())
@@ -209,7 +218,7 @@ impl Lab {
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
         let backend = CanvasBackend::with_canvas_object(canvas)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
-        let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale))?;
+        let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         self.area = Some(area);
         Ok(())
     }

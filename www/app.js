@@ -2,7 +2,7 @@
 // requestAnimationFrame loop, the URL and the language; every number comes from Rust.
 
 import init, { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
-import { LANGUAGES, errorMessage, translate } from './i18n.js';
+import { LANGUAGES, STRINGS, errorMessage, translate } from './i18n.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
 const PAGE_KEYS = ['panel', 'lang', 'embed'];
@@ -275,13 +275,24 @@ function renderNotices() {
 
 // ---------------------------------------------------------------- language
 
+/** The `chart.*` strings of the current language, for words drawn inside charts. */
+function chartLabels() {
+  const labels = {};
+  for (const key of Object.keys(STRINGS.en)) {
+    if (key.startsWith('chart.')) labels[key.slice(6)] = t(key);
+  }
+  return labels;
+}
+
 function applyLanguage() {
+  call(() => state.lab.setLabels(chartLabels()));
+  schedule();
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('app.title');
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   $('#panel-title').textContent = t(`panel.${state.panel}`);
   $('#panel-intro').textContent = t(`panel.${state.panel}.intro`);
-  $('#chart').setAttribute('aria-label', t('chart.label'));
+  $('#chart').setAttribute('aria-label', t(`panel.${state.panel}.chart`));
   const toggle = $('#lang-toggle');
   toggle.textContent = t('lang.switch');
   toggle.setAttribute('aria-label', t('lang.switch.label'));

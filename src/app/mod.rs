@@ -11,8 +11,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::plot::{LegendEntry, PlotArea};
+use crate::plot::{Labels, LegendEntry, PlotArea};
 
+pub mod basis;
 pub mod groups;
 pub mod params;
 pub mod predictive;
@@ -55,11 +56,12 @@ pub trait View: Sized {
     /// # Errors
     /// Whatever the models refuse for these settings.
     fn compute(settings: &Self::Settings) -> Result<Self>;
-    /// Draws the view, lengths in CSS pixels times `scale`; returns the interactive chart's area.
+    /// Draws the view, lengths in CSS pixels times `scale`, words from `labels`; returns
+    /// the interactive chart's area.
     ///
     /// # Errors
     /// [`Error::Drawing`] if the backend fails.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea>;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
     /// The series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry>;
     /// Numbers to show beside the chart.
@@ -229,7 +231,7 @@ pub trait PanelModel {
     ///
     /// # Errors
     /// [`Error::Drawing`] if the backend fails.
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea>;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
 }
 
 impl<V: View> PanelModel for Panel<V> {
@@ -310,8 +312,8 @@ impl<V: View> PanelModel for Panel<V> {
         self.view = V::compute(&self.settings)?;
         Ok(())
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea> {
-        self.view.draw(root, scale)
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        self.view.draw(root, scale, labels)
     }
 }
 
@@ -332,6 +334,8 @@ impl<S: Settings> ValueList for S {
 pub enum AnyPanel {
     /// Predictive distribution of Bayesian linear regression (PRML Fig 3.8).
     Predictive(PredictivePanel),
+    /// The basis functions of every family (F1).
+    Basis(basis::BasisPanel),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -339,13 +343,14 @@ macro_rules! dispatch {
     ($self:expr, $panel:ident => $body:expr) => {
         match $self {
             AnyPanel::Predictive($panel) => $body,
+            AnyPanel::Basis($panel) => $body,
         }
     };
 }
 
 impl AnyPanel {
     /// Names of the panels, as in `?panel=…`, in menu order.
-    pub const NAMES: &'static [&'static str] = &["predictive"];
+    pub const NAMES: &'static [&'static str] = &["predictive", "basis"];
 
     /// The panel called `name`, with its defaults.
     ///
@@ -354,6 +359,7 @@ impl AnyPanel {
     pub fn new(name: &str) -> Result<Self> {
         match name {
             "predictive" => Ok(AnyPanel::Predictive(Panel::try_default()?)),
+            "basis" => Ok(AnyPanel::Basis(Panel::try_default()?)),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }
@@ -420,8 +426,8 @@ impl PanelModel for AnyPanel {
     fn rewind(&mut self) -> Result<()> {
         dispatch!(self, p => p.rewind())
     }
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea> {
-        dispatch!(self, p => p.draw(root, scale))
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        dispatch!(self, p => p.draw(root, scale, labels))
     }
 }
 

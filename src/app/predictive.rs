@@ -13,7 +13,7 @@ use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
 use crate::plot::predictive::{LEGEND, PredictiveScene, draw};
-use crate::plot::{LegendEntry, PlotArea};
+use crate::plot::{Labels, LegendEntry, PlotArea};
 
 /// Targets shown at least (the sinusoid with its noise fits inside).
 const Y_RANGE: (f64, f64) = (-2.0, 2.0);
@@ -142,7 +142,12 @@ impl View for PredictiveView {
         Ok(Self { scene, n: data.len(), m: basis.len(), log_evidence: posterior.log_evidence() })
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64) -> Result<PlotArea> {
+    fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        scale: f64,
+        _labels: &Labels,
+    ) -> Result<PlotArea> {
         draw(root, &self.scene, scale)
     }
 

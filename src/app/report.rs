@@ -39,7 +39,7 @@ pub struct Table {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Message {
     /// Key of the template (`message.<code>`).
-    pub code: &'static str,
+    pub code: String,
     /// Values that fill the template.
     pub args: BTreeMap<&'static str, String>,
     /// Whether it warns (shown in the error colour).

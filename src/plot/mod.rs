@@ -2,12 +2,16 @@
 //! a plain scene value (numbers already computed by the models), so the same code renders
 //! to an SVG string in native tests and to a `<canvas>` in the page.
 
+use std::collections::BTreeMap;
+
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
+pub mod basis;
 pub mod predictive;
 
 /// Colours, Okabe–Ito (colour-blind safe) on white.
@@ -27,6 +31,16 @@ pub mod palette {
     pub const SAMPLE: RGBColor = RGBColor(0x88, 0x88, 0x88);
     /// Axes, ticks and labels.
     pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+    /// Distinct colours for many curves (Okabe–Ito without the yellow, which is too pale on white).
+    pub const CYCLE: [RGBColor; 7] = [
+        RGBColor(0x00, 0x72, 0xB2),
+        RGBColor(0xD5, 0x5E, 0x00),
+        RGBColor(0x00, 0x9E, 0x73),
+        RGBColor(0xCC, 0x79, 0xA7),
+        RGBColor(0xE6, 0x9F, 0x00),
+        RGBColor(0x56, 0xB4, 0xE9),
+        RGBColor(0x00, 0x00, 0x00),
+    ];
 
     /// `#rrggbb` of a colour, as CSS and SVG write it.
     pub fn hex(c: RGBColor) -> String {
@@ -117,13 +131,141 @@ impl PlotArea {
     }
 }
 
+/// Words drawn inside charts (titles, axis names), in the reader's language: the page
+/// sends its string table's `chart.*` entries; a missing key falls back to English.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+pub struct Labels(BTreeMap<String, String>);
+
+impl Labels {
+    /// The text for `key`, or `english` if the page sent none.
+    pub fn text<'a>(&'a self, key: &str, english: &'a str) -> &'a str {
+        self.0.get(key).map_or(english, String::as_str)
+    }
+}
+
+impl<const N: usize> From<[(&str, &str); N]> for Labels {
+    fn from(pairs: [(&str, &str); N]) -> Self {
+        Labels(pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect())
+    }
+}
+
+/// A chart with f64 axes, as [`axes`] builds it.
+pub type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// What [`axes`] draws around a chart.
+#[derive(Debug, Clone, Copy)]
+pub struct Axes<'s> {
+    /// Data range along x.
+    pub x: (f64, f64),
+    /// Data range along y.
+    pub y: (f64, f64),
+    /// Name of the x axis, written below it.
+    pub x_name: &'s str,
+    /// Name of the y axis, written upright above its top end.
+    pub y_name: &'s str,
+    /// Title above the chart, if any.
+    pub title: Option<&'s str>,
+}
+
+/// Builds a chart on `area` in the lab's look: mesh, ticks, axis names, optional title.
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn axes<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    spec: &Axes,
+    scale: f64,
+) -> Result<Chart<'a, DB>> {
+    let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
+    let mut builder = ChartBuilder::on(area);
+    builder
+        .margin(px(10.0, scale))
+        .margin_top(px(26.0, scale))
+        .x_label_area_size(px(38.0, scale))
+        .y_label_area_size(px(48.0, scale));
+    if let Some(title) = spec.title {
+        builder.caption(title, ("sans-serif", px(14.0, scale)).into_font().color(&palette::INK));
+    }
+    let mut chart = builder.build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1).map_err(drawing_error)?;
+    chart
+        .configure_mesh()
+        .light_line_style(palette::INK.mix(0.06))
+        .bold_line_style(palette::INK.mix(0.15))
+        .axis_style(palette::INK)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .x_labels(6)
+        .y_labels(6)
+        .x_desc(spec.x_name)
+        .draw()
+        .map_err(drawing_error)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let name =
+        Text::new(spec.y_name.to_owned(), (xs.start - px(4.0, scale) as i32, ys.start - px(20.0, scale) as i32), font);
+    area.draw(&name).map_err(drawing_error)?;
+    Ok(chart)
+}
+
+/// A polyline of `width` CSS pixels, cut where it leaves the chart's y range.
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn line<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, points: &[(f64, f64)], style: ShapeStyle) -> Result<()> {
+    let y = chart.y_range();
+    for run in clip_polyline(points, (y.start, y.end)) {
+        chart.draw_series(LineSeries::new(run, style)).map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// A dashed polyline, cut like [`line`].
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn dashed<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    style: ShapeStyle,
+    scale: f64,
+) -> Result<()> {
+    let y = chart.y_range();
+    for run in clip_polyline(points, (y.start, y.end)) {
+        chart.draw_series(DashedLineSeries::new(run, px(6.0, scale), px(4.0, scale), style)).map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// Hollow circles at `points` (those outside the chart are skipped).
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn dots<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    colour: RGBColor,
+    scale: f64,
+) -> Result<()> {
+    let (x, y) = (chart.x_range(), chart.y_range());
+    let within = |r: &std::ops::Range<f64>, v: f64| r.start <= v && v <= r.end;
+    let inside = points.iter().filter(|(a, b)| within(&x, *a) && within(&y, *b));
+    let style = colour.stroke_width(px(1.5, scale));
+    chart.draw_series(inside.map(|&p| Circle::new(p, px(4.0, scale), style))).map_err(drawing_error)?;
+    Ok(())
+}
+
+/// Where `chart`'s plotting area landed, for mapping pointer events back to data.
+pub fn area_of<DB: DrawingBackend>(chart: &Chart<'_, DB>) -> PlotArea {
+    let (x, y) = (chart.x_range(), chart.y_range());
+    PlotArea::of(chart.plotting_area(), (x.start, x.end), (y.start, y.end))
+}
+
 /// Turns a plotters drawing error into the core's error.
-fn drawing_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
+pub(crate) fn drawing_error<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> Error {
     Error::Drawing(e.to_string())
 }
 
 /// Fills the whole area white; every chart starts here.
-fn clear<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Result<()> {
+pub(crate) fn clear<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>) -> Result<()> {
     root.fill(&WHITE).map_err(drawing_error)
 }
 
@@ -163,7 +305,7 @@ pub fn clip_polyline(points: &[(f64, f64)], (y0, y1): (f64, f64)) -> Vec<Vec<(f6
 
 /// Pixel size of a length given in CSS pixels on a display with `scale` device pixels
 /// per CSS pixel (devicePixelRatio).
-fn px(css: f64, scale: f64) -> u32 {
+pub(crate) fn px(css: f64, scale: f64) -> u32 {
     (css * scale).round().max(1.0) as u32
 }
 

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{LegendEntry, Mark, PlotArea, clear, clip_polyline, drawing_error, palette, px};
+use super::{Axes, LegendEntry, Mark, PlotArea, area_of, axes, clear, dashed, dots, drawing_error, line, palette, px};
 use crate::error::Result;
 
 /// Everything the predictive chart shows, already computed.
@@ -52,30 +52,9 @@ pub fn draw<DB: DrawingBackend>(
     scale: f64,
 ) -> Result<PlotArea> {
     clear(root)?;
-    let (x0, x1) = scene.x_range;
     let (y0, y1) = scene.y_range;
-    let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
-    let mut chart = ChartBuilder::on(root)
-        .margin(px(10.0, scale))
-        .margin_top(px(26.0, scale))
-        .x_label_area_size(px(38.0, scale))
-        .y_label_area_size(px(44.0, scale))
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(drawing_error)?;
-    chart
-        .configure_mesh()
-        .light_line_style(palette::INK.mix(0.06))
-        .bold_line_style(palette::INK.mix(0.15))
-        .axis_style(palette::INK)
-        .label_style(font.clone())
-        .axis_desc_style(font.clone())
-        .x_desc("x")
-        .draw()
-        .map_err(drawing_error)?;
-    // The target axis is named upright above its top end, not rotated along it.
-    let (xs, ys) = chart.plotting_area().get_pixel_range();
-    let name = Text::new("t", (xs.start - px(4.0, scale) as i32, ys.start - px(20.0, scale) as i32), font);
-    root.draw(&name).map_err(drawing_error)?;
+    let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None };
+    let mut chart = axes(root, &spec, scale)?;
 
     let clamp = |y: f64| y.clamp(y0, y1);
     for (k, colour) in [(2.0, palette::BAND_2), (1.0, palette::BAND_1)] {
@@ -85,24 +64,13 @@ pub fn draw<DB: DrawingBackend>(
         chart.draw_series(std::iter::once(Polygon::new(outline, colour.filled()))).map_err(drawing_error)?;
     }
     let curve = |ys: &[f64]| -> Vec<(f64, f64)> { scene.grid.iter().copied().zip(ys.iter().copied()).collect() };
-    let thin = palette::SAMPLE.stroke_width(px(1.0, scale));
     for sample in &scene.samples {
-        for run in clip_polyline(&curve(sample), scene.y_range) {
-            chart.draw_series(LineSeries::new(run, thin)).map_err(drawing_error)?;
-        }
+        line(&mut chart, &curve(sample), palette::SAMPLE.stroke_width(px(1.0, scale)))?;
     }
-    let dashed = palette::TRUTH.stroke_width(px(2.0, scale));
-    for run in clip_polyline(&scene.truth, scene.y_range) {
-        chart.draw_series(DashedLineSeries::new(run, px(6.0, scale), px(4.0, scale), dashed)).map_err(drawing_error)?;
-    }
-    let thick = palette::MEAN.stroke_width(px(2.5, scale));
-    for run in clip_polyline(&curve(&scene.mean), scene.y_range) {
-        chart.draw_series(LineSeries::new(run, thick)).map_err(drawing_error)?;
-    }
-    let radius = px(4.0, scale);
-    let marker = palette::DATA.stroke_width(px(1.5, scale));
-    chart.draw_series(scene.points.iter().map(|&(x, t)| Circle::new((x, t), radius, marker))).map_err(drawing_error)?;
-    let area = PlotArea::of(chart.plotting_area(), scene.x_range, scene.y_range);
+    dashed(&mut chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
+    line(&mut chart, &curve(&scene.mean), palette::MEAN.stroke_width(px(2.5, scale)))?;
+    dots(&mut chart, &scene.points, palette::DATA, scale)?;
+    let area = area_of(&chart);
     root.present().map_err(drawing_error)?;
     Ok(area)
 }

@@ -1,0 +1,237 @@
+//! The basis-functions panel (F1): every φⱼ(x) of the chosen family over [0, 1]; the
+//! centres of Gaussian and sigmoidal functions can be dragged along x.
+
+use std::collections::BTreeMap;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::params::{ParamSpec, parse_integer, parse_real};
+use super::predictive::data_range;
+use super::{Grab, Message, Panel, Readout, Settings, View};
+use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS, evenly_spaced};
+use crate::error::{Error, Result};
+use crate::plot::basis::{BasisScene, LEGEND, draw};
+use crate::plot::{Labels, LegendEntry, PlotArea};
+
+/// The families the panel offers: all of them.
+pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+/// Points at which the functions are drawn.
+const GRID_POINTS: usize = 301;
+/// A press grabs the nearest centre within this fraction of the x range.
+const GRAB_REACH: f64 = 0.04;
+/// Key of the moved centres, `j:μ,…` in the URL.
+const CENTRES_KEY: &str = "centres";
+
+/// The basis, the data its kernel family centres on, and the centres moved by hand.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BasisSettings {
+    /// Family, M, width, degree, bias.
+    pub basis: BasisParams,
+    /// The training inputs (only the kernel family uses them).
+    pub data: DataParams,
+    /// Centres moved by dragging: (index of the non-bias function, new μ).
+    pub moved: BTreeMap<usize, f64>,
+}
+
+impl Default for BasisSettings {
+    fn default() -> Self {
+        let spec = BasisSpec { family: Family::Gaussian, m: 6, width: 0.1, degree: 3, bias: false };
+        Self {
+            basis: BasisParams { spec, families: FAMILIES },
+            data: DataParams::new(10, 0.2, 1),
+            moved: BTreeMap::new(),
+        }
+    }
+}
+
+impl BasisSettings {
+    /// The basis with the moved centres in place.
+    fn basis(&self) -> Result<Basis> {
+        let data = self.data.dataset()?;
+        let mut basis = self.basis.basis(&data.x)?;
+        for (&j, &mu) in &self.moved {
+            basis = basis.with_centre(j, mu)?;
+        }
+        Ok(basis)
+    }
+}
+
+impl Settings for BasisSettings {
+    fn params(&self) -> Vec<ParamSpec> {
+        let mut params = self.basis.params();
+        params.extend(self.data.params().into_iter().filter(|p| p.key != "noise"));
+        params
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+        if key == CENTRES_KEY {
+            self.moved = parse_moved(text)?;
+            return Ok(());
+        }
+        if key == "noise" || key == super::groups::POINTS_KEY {
+            return Err(Error::UnknownParameter { key: key.into() });
+        }
+        assign_in(&mut [&mut self.basis, &mut self.data], key, text)?;
+        // A new shape or count renumbers the functions: hand-moved centres no longer apply.
+        if self.basis.value(key).is_some() {
+            self.moved.clear();
+        }
+        Ok(())
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        match key {
+            CENTRES_KEY => Some(self.moved.iter().map(|(j, mu)| format!("{j}:{mu}")).collect::<Vec<_>>().join(",")),
+            "noise" | super::groups::POINTS_KEY => None,
+            _ => value_in(&[&self.basis, &self.data], key),
+        }
+    }
+
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        if self.moved.is_empty() { vec![] } else { vec![CENTRES_KEY] }
+    }
+
+    fn is_active(&self, key: &str) -> bool {
+        match key {
+            // Only a basis centred on the training inputs depends on the data.
+            "N" | "seed" => !self.basis.spec.family.count_is_free(),
+            _ => self.basis.is_active(key),
+        }
+    }
+}
+
+/// Parses `j:μ,j:μ,…`.
+fn parse_moved(text: &str) -> Result<BTreeMap<usize, f64>> {
+    text.split(',')
+        .filter(|p| !p.trim().is_empty())
+        .map(|pair| {
+            let (j, mu) =
+                pair.split_once(':').ok_or_else(|| Error::NotFinite { name: "centre".into(), value: pair.into() })?;
+            Ok((parse_integer("j", j, 0, MAX_BASIS_FUNCTIONS as u64)? as usize, parse_real("μ", mu)?))
+        })
+        .collect()
+}
+
+/// The functions on a grid, ready to draw.
+#[derive(Debug, Clone)]
+pub struct BasisView {
+    scene: BasisScene,
+    m: usize,
+    family: Family,
+}
+
+impl BasisView {
+    /// The scene the chart draws.
+    pub fn scene(&self) -> &BasisScene {
+        &self.scene
+    }
+}
+
+impl View for BasisView {
+    type Settings = BasisSettings;
+
+    fn compute(settings: &BasisSettings) -> Result<Self> {
+        let basis = settings.basis()?;
+        let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
+        let rows: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
+        let curves: Vec<Vec<f64>> = (0..basis.len()).map(|j| rows.iter().map(|r| r[j]).collect()).collect();
+        let offset = usize::from(basis.bias());
+        let handles =
+            basis.centres().map_or_else(Vec::new, |c| c.iter().enumerate().map(|(j, &mu)| (j + offset, mu)).collect());
+        let family = settings.basis.spec.family;
+        let rug = if family.count_is_free() { vec![] } else { settings.data.dataset()?.x };
+        let values = curves.iter().flatten().copied();
+        let (lo, hi) = data_range(values, (0.0, 1.0), 0.0);
+        let pad = 0.08 * (hi - lo);
+        let scene =
+            BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug, grabbed: None };
+        Ok(Self { scene, m: basis.len(), family })
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        draw(root, &self.scene, scale, labels)
+    }
+
+    fn legend(&self) -> Vec<LegendEntry> {
+        let handles = if self.scene.handles.is_empty() { 1 } else { 2 };
+        LEGEND[..handles].to_vec()
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        vec![Readout { key: "M", value: self.m as f64 }]
+    }
+
+    fn messages(&self) -> Vec<Message> {
+        vec![Message { code: format!("basis-{}", self.family.name()), args: BTreeMap::new(), warning: false }]
+    }
+
+    /// Grabs the centre nearest to x, if one is within reach.
+    fn press(&self, _settings: &mut BasisSettings, x: f64, _y: f64) -> Result<Option<Grab>> {
+        let reach = GRAB_REACH * (self.scene.x_range.1 - self.scene.x_range.0);
+        let nearest =
+            self.scene.handles.iter().enumerate().min_by(|a, b| (a.1.1 - x).abs().total_cmp(&(b.1.1 - x).abs()));
+        Ok(nearest.filter(|(_, h)| (h.1 - x).abs() <= reach).map(|(k, _)| k))
+    }
+
+    /// Moves grabbed centre `grab` to x.
+    fn drag(&self, settings: &mut BasisSettings, grab: Grab, x: f64, _y: f64) -> Result<()> {
+        settings.moved.insert(grab, (x * 1e4).round() / 1e4);
+        Ok(())
+    }
+}
+
+/// The basis-functions panel.
+pub type BasisPanel = Panel<BasisView>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::PanelModel;
+
+    #[test]
+    fn family_names_are_families() {
+        for name in FAMILIES {
+            assert!(Family::from_name(name).is_some(), "{name}");
+        }
+    }
+
+    #[test]
+    fn one_curve_per_function_with_handles_at_the_centres() {
+        let panel = BasisPanel::try_default().unwrap();
+        let scene = panel.view().scene();
+        assert_eq!(scene.curves.len(), 6);
+        assert_eq!(scene.handles.iter().map(|h| h.1).collect::<Vec<_>>(), evenly_spaced(0.0, 1.0, 6));
+        // φ₂ peaks at its centre μ = 0.4 with value 1 (grid step 1/300 hits 0.4 exactly).
+        let at = scene.grid.iter().position(|&x| (x - 0.4).abs() < 1e-12).unwrap();
+        assert!((scene.curves[2][at] - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn dragging_moves_one_centre_and_survives_the_url() {
+        let mut panel = BasisPanel::try_default().unwrap();
+        // Centres 0, 0.2, 0.4, 0.6, 0.8, 1: a press at 0.41 grabs the one at 0.4.
+        assert!(!panel.press(0.41, 0.5).unwrap(), "a press alone changes nothing");
+        assert!(panel.drag(0.55, 0.3).unwrap());
+        panel.release();
+        assert!(!panel.drag(0.9, 0.3).unwrap(), "after release nothing is grabbed");
+        let centres: Vec<f64> = panel.view().scene().handles.iter().map(|h| h.1).collect();
+        assert_eq!(centres, vec![0.0, 0.2, 0.55, 0.6, 0.8, 1.0]);
+        assert_eq!(panel.value("centres").as_deref(), Some("2:0.55"));
+        let mut copy = BasisPanel::try_default().unwrap();
+        assert!(copy.apply_query(&panel.query()).is_empty());
+        assert_eq!(copy.view().scene(), panel.view().scene());
+        // Changing M renumbers the functions, so the moved centre is dropped.
+        panel.set("M", "5").unwrap();
+        assert_eq!(panel.value("centres").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn a_press_far_from_every_centre_grabs_nothing() {
+        let mut panel = BasisPanel::try_default().unwrap();
+        panel.set("basis", "polynomial").unwrap();
+        assert!(!panel.press(0.5, 0.5).unwrap());
+        assert!(!panel.drag(0.6, 0.5).unwrap());
+    }
+}
