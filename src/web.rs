@@ -162,8 +162,13 @@ impl Lab {
     }
 
     /// Back to the start of the animation.
-    pub fn rewind(&mut self) -> Result<(), JsValue> {
-        js_result(self.panel.rewind())
+    pub fn rewind(&mut self) {
+        self.panel.rewind();
+    }
+
+    /// `[shown, total]` frames of the animation, or `undefined`.
+    pub fn progress(&self) -> Option<Vec<u32>> {
+        self.panel.progress().map(|(a, b)| vec![a as u32, b as u32])
     }
 
     /// The state as `[[key, value], …]` for the URL query.
@@ -195,9 +200,9 @@ impl Lab {
         to_js(&self.panel.messages())
     }
 
-    /// Height / width the canvas should have.
-    pub fn aspect(&self) -> f64 {
-        self.panel.aspect()
+    /// Height / width the canvas should have when it is `width` CSS pixels wide.
+    pub fn aspect(&self, width: f64) -> f64 {
+        self.panel.aspect(width)
     }
 
     /// Sets the words drawn inside charts: an object `{key: text}` (the page's `chart.*`

@@ -344,7 +344,7 @@ function render() {
   const canvas = $('#chart');
   const width = $('#canvas-box').clientWidth;
   if (width === 0) return;
-  const aspect = call(() => state.lab.aspect());
+  const aspect = call(() => state.lab.aspect(width));
   const height = Math.round(Math.min(Math.max(width * aspect, 220), 720));
   const scale = window.devicePixelRatio || 1;
   canvas.style.height = `${height}px`;

@@ -8,7 +8,6 @@ use plotters::prelude::*;
 
 use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
 use super::params::{ParamSpec, parse_integer, parse_real};
-use super::predictive::data_range;
 use super::{Grab, Message, Panel, Readout, Settings, View};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS, evenly_spaced};
 use crate::error::{Error, Result};
@@ -143,7 +142,7 @@ impl View for BasisView {
         let family = settings.basis.spec.family;
         let rug = if family.count_is_free() { vec![] } else { settings.data.dataset()?.x };
         let values = curves.iter().flatten().copied();
-        let (lo, hi) = data_range(values, (0.0, 1.0), 0.0);
+        let (lo, hi) = crate::plot::fit::widen(values, (0.0, 1.0), 0.0);
         let pad = 0.08 * (hi - lo);
         let scene =
             BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug, grabbed: None };

@@ -76,8 +76,8 @@ pub trait View: Sized {
     fn messages(&self) -> Vec<Message> {
         vec![]
     }
-    /// Height / width of the canvas this view wants.
-    fn aspect(&self) -> f64 {
+    /// Height / width of the canvas this view wants when it is `width` CSS pixels wide.
+    fn aspect(&self, _width: f64) -> f64 {
         0.6
     }
     /// A press at data point (x, y) of the interactive chart: changes `settings` (e.g.
@@ -112,6 +112,12 @@ pub trait View: Sized {
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, _steps: usize) -> bool {
         false
+    }
+    /// Back to the first frame of the animation.
+    fn rewind(&mut self) {}
+    /// Frames shown so far and in all, for the progress bar.
+    fn progress(&self) -> Option<(usize, usize)> {
+        None
     }
 }
 
@@ -216,17 +222,16 @@ pub trait PanelModel {
     fn messages(&self) -> Vec<Message>;
     /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry>;
-    /// Height / width of the canvas.
-    fn aspect(&self) -> f64;
+    /// Height / width of the canvas when it is `width` CSS pixels wide.
+    fn aspect(&self, width: f64) -> f64;
     /// Whether the panel animates.
     fn is_animated(&self) -> bool;
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, steps: usize) -> bool;
-    /// Back to the start of the animation (recomputes from the settings).
-    ///
-    /// # Errors
-    /// Only if the settings stopped computing (they are the last good ones).
-    fn rewind(&mut self) -> Result<()>;
+    /// Back to the start of the animation.
+    fn rewind(&mut self);
+    /// Frames of the animation shown so far and in all.
+    fn progress(&self) -> Option<(usize, usize)>;
     /// Draws the panel, lengths in CSS pixels times `scale` (devicePixelRatio).
     ///
     /// # Errors
@@ -299,8 +304,8 @@ impl<V: View> PanelModel for Panel<V> {
     fn legend(&self) -> Vec<LegendEntry> {
         self.view.legend()
     }
-    fn aspect(&self) -> f64 {
-        self.view.aspect()
+    fn aspect(&self, width: f64) -> f64 {
+        self.view.aspect(width)
     }
     fn is_animated(&self) -> bool {
         self.view.is_animated()
@@ -308,9 +313,11 @@ impl<V: View> PanelModel for Panel<V> {
     fn step(&mut self, steps: usize) -> bool {
         self.view.step(steps)
     }
-    fn rewind(&mut self) -> Result<()> {
-        self.view = V::compute(&self.settings)?;
-        Ok(())
+    fn rewind(&mut self) {
+        self.view.rewind();
+    }
+    fn progress(&self) -> Option<(usize, usize)> {
+        self.view.progress()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         self.view.draw(root, scale, labels)
@@ -414,8 +421,8 @@ impl PanelModel for AnyPanel {
     fn legend(&self) -> Vec<LegendEntry> {
         dispatch!(self, p => p.legend())
     }
-    fn aspect(&self) -> f64 {
-        dispatch!(self, p => p.aspect())
+    fn aspect(&self, width: f64) -> f64 {
+        dispatch!(self, p => p.aspect(width))
     }
     fn is_animated(&self) -> bool {
         dispatch!(self, p => p.is_animated())
@@ -423,8 +430,11 @@ impl PanelModel for AnyPanel {
     fn step(&mut self, steps: usize) -> bool {
         dispatch!(self, p => p.step(steps))
     }
-    fn rewind(&mut self) -> Result<()> {
+    fn rewind(&mut self) {
         dispatch!(self, p => p.rewind())
+    }
+    fn progress(&self) -> Option<(usize, usize)> {
+        dispatch!(self, p => p.progress())
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         dispatch!(self, p => p.draw(root, scale, labels))

@@ -130,8 +130,8 @@ impl View for PredictiveView {
 
         let points: Vec<(f64, f64)> = data.x.iter().copied().zip(data.t.iter().copied()).collect();
         let scene = PredictiveScene {
-            x_range: data_range(points.iter().map(|p| p.0), X_RANGE, 0.0),
-            y_range: data_range(points.iter().map(|p| p.1), Y_RANGE, 0.2),
+            x_range: crate::plot::fit::widen(points.iter().map(|p| p.0), X_RANGE, 0.0),
+            y_range: crate::plot::fit::widen(points.iter().map(|p| p.1), Y_RANGE, 0.2),
             truth: grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect(),
             mean: predictions.iter().map(|p| p.mean).collect(),
             std_dev: predictions.iter().map(|p| p.variance.sqrt()).collect(),
@@ -173,11 +173,6 @@ impl View for PredictiveView {
     fn add_point(settings: &mut PredictiveSettings, x: f64, t: f64) -> Result<()> {
         settings.data.add_point(x, t)
     }
-}
-
-/// `base` widened to hold every value with `margin` to spare.
-pub fn data_range(values: impl Iterator<Item = f64>, base: (f64, f64), margin: f64) -> (f64, f64) {
-    values.fold(base, |(lo, hi), v| (lo.min(v - margin), hi.max(v + margin)))
 }
 
 /// Bayesian regression on the noisy sinusoid, drawn as PRML Fig 3.8.

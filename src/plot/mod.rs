@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 pub mod basis;
+pub mod fit;
 pub mod predictive;
+pub mod surface;
 
 /// Colours, Okabe–Ito (colour-blind safe) on white.
 pub mod palette {
@@ -301,6 +303,24 @@ pub fn clip_polyline(points: &[(f64, f64)], (y0, y1): (f64, f64)) -> Vec<Vec<(f6
     }
     runs.retain(|r| r.len() > 1);
     runs
+}
+
+/// Below this width in CSS pixels, multi-chart panels stack their charts vertically.
+pub const NARROW: f64 = 640.0;
+
+/// Splits `root` into two charts side by side, or stacked when it is narrower than
+/// [`NARROW`] CSS pixels; the first gets `share` of the width (or height).
+pub fn split_pair<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    scale: f64,
+    share: f64,
+) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
+    let (w, h) = root.dim_in_pixel();
+    if f64::from(w) / scale < NARROW {
+        root.split_vertically((f64::from(h) * share).round() as u32)
+    } else {
+        root.split_horizontally((f64::from(w) * share).round() as u32)
+    }
 }
 
 /// Pixel size of a length given in CSS pixels on a display with `scale` device pixels

@@ -1,0 +1,469 @@
+//! The gradient-descent panel (F3): batch, stochastic and mini-batch GD on the same data
+//! with the same learning rate — their loss against iteration side by side, the lecture's
+//! epoch / batch size / iteration table, and for M = 2 the paths in weight space over the
+//! error surface, with the least-squares point marked.
+
+use std::collections::BTreeMap;
+
+use nalgebra::{DMatrix, DVector};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::params::{Control, ParamSpec, parse_integer, parse_real};
+use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
+use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
+use crate::data::Sinusoid;
+use crate::error::{Result, ensure_positive};
+use crate::linear::gradient::{
+    GradientDescent, GradientDescentSettings, Schedule, Termination, iterations_per_epoch,
+};
+use crate::linear::least_squares;
+use crate::plot::fit::{Curve, LineChart, widen};
+use crate::plot::surface::{Surface, draw_bands};
+use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
+
+/// The families the panel offers.
+pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+/// Colours of BGD, SGD and MBGD.
+const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0x00, 0x9E, 0x73)];
+/// Names of the three methods as the lecture abbreviates them (the same in both languages).
+const NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
+/// Cells of the error surface along each axis.
+const SURFACE_CELLS: usize = 72;
+/// Points at which fitted functions are drawn.
+const GRID_POINTS: usize = 101;
+
+const OWN_PARAMS: &[ParamSpec] = &[
+    ParamSpec { key: "rate", symbol: "η", control: Control::Real { min: 1e-4, max: 1.0, log: true } },
+    ParamSpec { key: "epochs", symbol: "epochs", control: Control::Integer { min: 1, max: 200 } },
+    ParamSpec { key: "batch", symbol: "b", control: Control::Integer { min: 1, max: 50 } },
+    ParamSpec { key: "shuffle", symbol: "shuffle", control: Control::Integer { min: 0, max: 9999 } },
+];
+
+/// Basis, data and the descent's settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GradientSettings {
+    /// Family, M, width, degree, bias (a straight line by default).
+    pub basis: BasisParams,
+    /// The training data.
+    pub data: DataParams,
+    /// Learning rate α of the lecture (η here, to keep α for the prior precision).
+    pub rate: f64,
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Mini-batch size b.
+    pub batch: usize,
+    /// Seed of the shuffling of each epoch.
+    pub shuffle: u64,
+    /// Starting weights (w₀, w₁) for M = 2, chosen by clicking the weight plane.
+    pub start: Option<(f64, f64)>,
+}
+
+impl Default for GradientSettings {
+    /// A straight line t = w₀ + w₁x fitted to 20 points; η = 0.05 keeps all three stable.
+    fn default() -> Self {
+        let spec = BasisSpec { family: Family::Polynomial, m: 2, width: 0.1, degree: 3, bias: true };
+        Self {
+            basis: BasisParams { spec, families: FAMILIES },
+            data: DataParams::new(20, 0.3, 1),
+            rate: 0.05,
+            epochs: 60,
+            batch: 5,
+            shuffle: 1,
+            start: None,
+        }
+    }
+}
+
+/// Key of the starting point, `w0:w1` in the URL.
+const START_KEY: &str = "start";
+
+impl Settings for GradientSettings {
+    fn params(&self) -> Vec<ParamSpec> {
+        let mut params = self.basis.params();
+        params.extend_from_slice(OWN_PARAMS);
+        params.extend(self.data.params());
+        params
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+        match key {
+            "rate" => self.rate = ensure_positive("η", parse_real("η", text)?)?,
+            "epochs" => self.epochs = parse_integer("epochs", text, 1, 1_000_000)? as usize,
+            "batch" => self.batch = parse_integer("b", text, 1, crate::data::MAX_POINTS as u64)? as usize,
+            "shuffle" => self.shuffle = parse_integer("shuffle", text, 0, u64::from(u32::MAX))?,
+            START_KEY => {
+                self.start = match text.split_once(':') {
+                    Some((a, b)) => Some((parse_real("w₀", a)?, parse_real("w₁", b)?)),
+                    None if text.trim().is_empty() => None,
+                    None => return Err(crate::Error::NotFinite { name: "start".into(), value: text.into() }),
+                }
+            }
+            _ => {
+                assign_in(&mut [&mut self.basis, &mut self.data], key, text)?;
+                if self.basis.value(key).is_some() {
+                    self.start = None;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        match key {
+            "rate" => Some(self.rate.to_string()),
+            "epochs" => Some(self.epochs.to_string()),
+            "batch" => Some(self.batch.to_string()),
+            "shuffle" => Some(self.shuffle.to_string()),
+            START_KEY => Some(self.start.map_or_else(String::new, |(a, b)| format!("{a}:{b}"))),
+            _ => value_in(&[&self.basis, &self.data], key),
+        }
+    }
+
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        let mut keys = self.data.hidden_keys();
+        if self.start.is_some() {
+            keys.push(START_KEY);
+        }
+        keys
+    }
+
+    fn is_active(&self, key: &str) -> bool {
+        self.basis.is_active(key)
+    }
+}
+
+/// The three runs, how far the animation has got, and what stays fixed while it plays.
+#[derive(Debug, Clone)]
+pub struct GradientView {
+    runs: Vec<GradientDescent>,
+    /// Updates shown so far (the same count for every run, capped by its length).
+    shown: usize,
+    basis: Basis,
+    least_squares: DVector<f64>,
+    minimum_loss: f64,
+    n: usize,
+    surface: Option<Surface>,
+    points: Vec<(f64, f64)>,
+}
+
+impl GradientView {
+    /// The three runs: BGD, SGD, MBGD.
+    pub fn runs(&self) -> &[GradientDescent] {
+        &self.runs
+    }
+
+    /// Updates shown so far.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    fn longest(&self) -> usize {
+        self.runs.iter().map(GradientDescent::iteration).max().unwrap_or(0)
+    }
+
+    /// Run `k`'s history up to the frame shown: (iteration, weights, loss).
+    fn visible(&self, k: usize) -> (&[DVector<f64>], &[f64]) {
+        let run = &self.runs[k];
+        let end = (self.shown + 1).min(run.path().len());
+        (&run.path()[..end], &run.losses()[..end])
+    }
+
+    fn loss_chart(&self, k: usize) -> LineChart {
+        let (_, losses) = self.visible(k);
+        let log = |e: f64| e.max(1e-300).log10();
+        let all = self.runs[k].losses();
+        let total = self.runs[k].iteration().max(1) as f64;
+        let floor = log(self.minimum_loss);
+        let y_range = widen(all.iter().map(|&e| log(e)), (floor, floor), 0.0);
+        let pad = 0.05 * (y_range.1 - y_range.0).max(0.1);
+        LineChart {
+            x_range: (0.0, total),
+            y_range: (y_range.0 - pad, y_range.1 + pad),
+            x_name: ("iteration", "iteration"),
+            y_name: ("log-loss", "log₁₀ E(w)"),
+            title: Some((NAMES[k], NAMES[k])),
+            curves: vec![
+                Curve { points: vec![(0.0, floor), (total, floor)], colour: palette::INK, width: 1.0, dashed: true, dotted: false },
+                Curve::solid(losses.iter().enumerate().map(|(i, &e)| (i as f64, log(e))).collect(), COLOURS[k], 2.0),
+            ],
+            points: vec![],
+            marker: None,
+        }
+    }
+
+    fn data_chart(&self) -> LineChart {
+        let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
+        let features: Vec<_> = grid.iter().map(|&x| self.basis.features(x)).collect();
+        let curve = |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
+        let mut curves = vec![Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect())];
+        curves.push(Curve { points: curve(&self.least_squares), colour: palette::INK, width: 1.5, dashed: true, dotted: false });
+        for k in 0..self.runs.len() {
+            let (path, _) = self.visible(k);
+            if let Some(w) = path.last() {
+                curves.push(Curve::solid(curve(w), COLOURS[k], 2.0));
+            }
+        }
+        LineChart {
+            x_range: widen(self.points.iter().map(|p| p.0), X_RANGE, 0.0),
+            y_range: widen(self.points.iter().map(|p| p.1), (-1.6, 1.6), 0.2),
+            x_name: ("x", "x"),
+            y_name: ("t", "t"),
+            title: None,
+            curves,
+            points: self.points.clone(),
+            marker: None,
+        }
+    }
+
+    /// The weight plane: error bands, the three paths so far, the least-squares point.
+    fn draw_weights<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, surface: &Surface, scale: f64) -> Result<PlotArea> {
+        let spec = Axes { x: surface.x_range, y: surface.y_range, x_name: "w₀", y_name: "w₁", title: None };
+        let mut chart = axes(area, &spec, scale)?;
+        draw_bands(&mut chart, surface)?;
+        for k in 0..self.runs.len() {
+            let (path, _) = self.visible(k);
+            let points: Vec<(f64, f64)> = path.iter().map(|w| (w[0], w[1])).collect();
+            line(&mut chart, &points, COLOURS[k].stroke_width(px(1.5, scale)))?;
+            if let Some(&last) = points.last() {
+                chart.draw_series([Circle::new(last, px(4.0, scale), COLOURS[k].filled())]).map_err(drawing_error)?;
+            }
+        }
+        let ls = (self.least_squares[0], self.least_squares[1]);
+        let cross = Cross::new(ls, px(7.0, scale), palette::INK.stroke_width(px(2.5, scale)));
+        chart.draw_series([cross]).map_err(drawing_error)?;
+        Ok(area_of(&chart))
+    }
+}
+
+/// The three schedules with the settings' batch size.
+fn schedules(batch: usize) -> [Schedule; 3] {
+    [Schedule::Batch, Schedule::Stochastic, Schedule::MiniBatch { batch }]
+}
+
+/// The error surface E(w) = ½‖t − Φw‖² (001 eq 10) over a window holding the least-squares
+/// point and every iterate.
+fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[GradientDescent], ls: &DVector<f64>) -> Surface {
+    let ws = runs.iter().flat_map(|r| r.path().iter()).chain(std::iter::once(ls));
+    let (mut x, mut y) = ((ls[0], ls[0]), (ls[1], ls[1]));
+    for w in ws {
+        x = (x.0.min(w[0]), x.1.max(w[0]));
+        y = (y.0.min(w[1]), y.1.max(w[1]));
+    }
+    let pad = |(lo, hi): (f64, f64)| {
+        let margin = 0.12 * (hi - lo).max(0.5);
+        (lo - margin, hi + margin)
+    };
+    let error = |w0: f64, w1: f64| 0.5 * (t - phi * DVector::from_vec(vec![w0, w1])).norm_squared();
+    Surface::sample(pad(x), pad(y), SURFACE_CELLS, SURFACE_CELLS, error).with_geometric_levels(14)
+}
+
+impl View for GradientView {
+    type Settings = GradientSettings;
+
+    fn compute(settings: &GradientSettings) -> Result<Self> {
+        let data = settings.data.dataset()?;
+        let basis = settings.basis.basis(&data.x)?;
+        let phi = basis.design_matrix(&data.x)?;
+        let least_squares = least_squares::fit(&phi, &data.t)?.weights().clone();
+        let minimum_loss = 0.5 * (DVector::from_column_slice(&data.t) - &phi * &least_squares).norm_squared();
+        let initial = match settings.start {
+            Some((a, b)) if basis.len() == 2 => DVector::from_vec(vec![a, b]),
+            _ => DVector::zeros(basis.len()),
+        };
+        let runs = schedules(settings.batch)
+            .into_iter()
+            .map(|schedule| {
+                let gd = GradientDescentSettings {
+                    schedule,
+                    learning_rate: settings.rate,
+                    epochs: settings.epochs,
+                    seed: settings.shuffle,
+                    ridge: 0.0,
+                };
+                let mut run = GradientDescent::new(phi.clone(), data.t.clone(), initial.clone(), gd)?;
+                run.run();
+                Ok(run)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let t = DVector::from_column_slice(&data.t);
+        let surface = (basis.len() == 2).then(|| error_surface(&phi, &t, &runs, &least_squares));
+        let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
+        let mut view = Self { runs, shown: 0, basis, least_squares, minimum_loss, n: data.len(), surface, points };
+        view.shown = view.longest();
+        Ok(view)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        clear(root)?;
+        let (w, _) = root.dim_in_pixel();
+        let narrow = f64::from(w) / scale < crate::plot::NARROW;
+        let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 * if narrow { 3 } else { 2 } / 5);
+        let losses = if narrow { top.split_evenly((3, 1)) } else { top.split_evenly((1, 3)) };
+        for (k, area) in losses.iter().enumerate() {
+            self.loss_chart(k).draw(area, scale, labels)?;
+        }
+        let (left, right) = crate::plot::split_pair(&bottom, scale, 0.5);
+        let data_area = self.data_chart().draw(&right, scale, labels)?;
+        let area = match &self.surface {
+            Some(surface) => self.draw_weights(&left, surface, scale)?,
+            None => data_area,
+        };
+        root.present().map_err(drawing_error)?;
+        Ok(area)
+    }
+
+    fn aspect(&self, width: f64) -> f64 {
+        if width < crate::plot::NARROW { 2.4 } else { 0.85 }
+    }
+
+    fn legend(&self) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry { key: "bgd", colour: "#0072b2", mark: Mark::Line },
+            LegendEntry { key: "sgd", colour: "#d55e00", mark: Mark::Line },
+            LegendEntry { key: "mbgd", colour: "#009e73", mark: Mark::Line },
+            LegendEntry { key: "least-squares", colour: "#222222", mark: Mark::Dashed },
+            LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
+        ]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        let mut readouts = vec![Readout { key: "N", value: self.n as f64 }, Readout { key: "M", value: self.basis.len() as f64 }];
+        readouts.push(Readout { key: "least-squares-loss", value: self.minimum_loss });
+        for (k, key) in ["bgd-loss", "sgd-loss", "mbgd-loss"].into_iter().enumerate() {
+            let (_, losses) = self.visible(k);
+            readouts.push(Readout { key, value: losses.last().copied().unwrap_or(f64::NAN) });
+        }
+        readouts
+    }
+
+    /// The lecture's epoch / batch size / iteration table for this N.
+    fn tables(&self) -> Vec<Table> {
+        let rows = self
+            .runs
+            .iter()
+            .zip(["bgd", "sgd", "mbgd"])
+            .map(|(run, name)| {
+                let s = run.settings();
+                let per_epoch = iterations_per_epoch(self.n, s.schedule);
+                let batch = match s.schedule {
+                    Schedule::Batch => self.n,
+                    Schedule::Stochastic => 1,
+                    Schedule::MiniBatch { batch } => batch.min(self.n),
+                };
+                vec![
+                    Cell::Label(name),
+                    Cell::Number(batch as f64),
+                    Cell::Number(per_epoch as f64),
+                    Cell::Number(s.epochs as f64),
+                    Cell::Number((per_epoch * s.epochs) as f64),
+                ]
+            })
+            .collect();
+        vec![Table { key: "epochs", columns: vec!["method", "batch-size", "per-epoch", "epochs", "iterations"], rows }]
+    }
+
+    fn messages(&self) -> Vec<Message> {
+        let mut messages = vec![];
+        for (run, name) in self.runs.iter().zip(NAMES) {
+            if let Some(Termination::Diverged { iteration }) = run.termination() {
+                let args = BTreeMap::from([("method", name.to_owned()), ("iteration", iteration.to_string())]);
+                messages.push(Message { code: "diverged".into(), args, warning: true });
+            }
+        }
+        if self.surface.is_none() {
+            messages.push(Message { code: "weights-need-m2".into(), args: BTreeMap::new(), warning: false });
+        }
+        messages
+    }
+
+    /// A press on the weight plane starts the descents there (M = 2); elsewhere it adds a point.
+    fn press(&self, settings: &mut GradientSettings, x: f64, y: f64) -> Result<Option<Grab>> {
+        if self.surface.is_some() {
+            settings.start = Some(((x * 1e3).round() / 1e3, (y * 1e3).round() / 1e3));
+        } else {
+            settings.data.add_point(x, y)?;
+        }
+        Ok(None)
+    }
+
+    const TAKES_POINTS: bool = true;
+
+    fn add_point(settings: &mut GradientSettings, x: f64, t: f64) -> Result<()> {
+        settings.data.add_point(x, t)
+    }
+
+    fn is_animated(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, steps: usize) -> bool {
+        self.shown = (self.shown + steps).min(self.longest());
+        self.shown < self.longest()
+    }
+
+    fn rewind(&mut self) {
+        self.shown = 0;
+    }
+
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some((self.shown, self.longest()))
+    }
+}
+
+/// The gradient-descent panel.
+pub type GradientPanel = Panel<GradientView>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::PanelModel;
+
+    #[test]
+    fn defaults_converge_towards_least_squares() {
+        let panel = GradientPanel::try_default().unwrap();
+        let view = panel.view();
+        for run in view.runs() {
+            assert!(matches!(run.termination(), Some(Termination::Finished { .. })));
+            let gap = (run.weights() - &view.least_squares).norm();
+            assert!(gap < 0.15, "{:?} ended {gap} from w_LS", run.settings().schedule);
+        }
+        assert!(panel.messages().is_empty(), "{:?}", panel.messages());
+        let table = &panel.tables()[0];
+        // N = 20, b = 5: 1, 20 and 4 updates per epoch.
+        let per_epoch: Vec<_> = table.rows.iter().map(|r| r[2].clone()).collect();
+        assert_eq!(per_epoch, vec![Cell::Number(1.0), Cell::Number(20.0), Cell::Number(4.0)]);
+    }
+
+    #[test]
+    fn a_large_rate_diverges_with_a_message_and_no_nan() {
+        let mut panel = GradientPanel::try_default().unwrap();
+        panel.set("rate", "0.5").unwrap();
+        let codes: Vec<_> = panel.messages().into_iter().filter(|m| m.warning).map(|m| m.args["method"].clone()).collect();
+        assert!(codes.contains(&"BGD".to_string()), "{codes:?}");
+        assert!(panel.readouts().iter().all(|r| r.value.is_finite()));
+    }
+
+    #[test]
+    fn the_animation_rewinds_and_plays_to_the_end() {
+        let mut panel = GradientPanel::try_default().unwrap();
+        let (shown, total) = panel.progress().unwrap();
+        assert_eq!(shown, total);
+        panel.rewind();
+        assert_eq!(panel.progress(), Some((0, total)));
+        assert!(panel.step(10));
+        assert_eq!(panel.progress(), Some((10, total)));
+        while panel.step(1000) {}
+        assert_eq!(panel.progress(), Some((total, total)));
+    }
+
+    #[test]
+    fn a_press_on_the_weight_plane_sets_the_start() {
+        let mut panel = GradientPanel::try_default().unwrap();
+        assert!(panel.press(-1.0, 2.0).unwrap());
+        assert_eq!(panel.value("start").as_deref(), Some("-1:2"));
+        let first = &panel.view().runs()[0].path()[0];
+        assert_eq!((first[0], first[1]), (-1.0, 2.0));
+    }
+}

@@ -1,0 +1,109 @@
+//! Filled contour maps: a scalar field on a regular grid drawn in colour bands, with
+//! paths on top (gradient-descent iterates over the error surface; later the
+//! re-estimation paths over the evidence surface).
+
+use plotters::prelude::*;
+use serde::Serialize;
+
+use super::{Chart, drawing_error};
+use crate::error::Result;
+
+/// A scalar field z(x, y) on an nx × ny grid of cell centres.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Surface {
+    /// Range along x covered by the grid.
+    pub x_range: (f64, f64),
+    /// Range along y covered by the grid.
+    pub y_range: (f64, f64),
+    /// Cells along x.
+    pub nx: usize,
+    /// Cells along y.
+    pub ny: usize,
+    /// z at the cell centres, row by row from the bottom (index = iy·nx + ix).
+    pub values: Vec<f64>,
+    /// Increasing band edges: a cell's colour is the number of edges below its value.
+    pub levels: Vec<f64>,
+}
+
+impl Surface {
+    /// Samples `f` at the centres of an nx × ny grid over the given ranges.
+    pub fn sample(x_range: (f64, f64), y_range: (f64, f64), nx: usize, ny: usize, f: impl Fn(f64, f64) -> f64) -> Self {
+        let centre = |(lo, hi): (f64, f64), i: usize, n: usize| lo + (hi - lo) * (i as f64 + 0.5) / n as f64;
+        let values = (0..ny)
+            .flat_map(|iy| (0..nx).map(move |ix| (ix, iy)))
+            .map(|(ix, iy)| f(centre(x_range, ix, nx), centre(y_range, iy, ny)))
+            .collect();
+        Self { x_range, y_range, nx, ny, values, levels: vec![] }
+    }
+
+    /// Band edges spaced geometrically above the minimum: min + Δ·rⁱ, so that a bowl
+    /// shows rings of similar width from its floor to its rim.
+    pub fn with_geometric_levels(mut self, bands: usize) -> Self {
+        let finite = self.values.iter().copied().filter(|v| v.is_finite());
+        let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        if lo.is_finite() && hi > lo && bands > 1 {
+            let span = hi - lo;
+            let first = span * 1e-3;
+            let ratio = (span / first).powf(1.0 / (bands - 1) as f64);
+            self.levels = (0..bands).map(|i| lo + first * ratio.powi(i as i32)).collect();
+            // The top edge is the maximum itself, not a rounding of it.
+            self.levels[bands - 1] = hi;
+        }
+        self
+    }
+
+    /// The band of value `z`: how many levels lie below it.
+    pub fn band(&self, z: f64) -> usize {
+        self.levels.partition_point(|&level| level < z)
+    }
+}
+
+/// Colour of band `k` of `bands`: from deep blue-grey (low) to white (high).
+fn band_colour(k: usize, bands: usize) -> RGBColor {
+    let f = if bands == 0 { 1.0 } else { k as f64 / bands as f64 };
+    let mix = |low: u8, high: u8| (f64::from(low) + (f64::from(high) - f64::from(low)) * f).round() as u8;
+    RGBColor(mix(0x5A, 0xFF), mix(0x7B, 0xFF), mix(0x9A, 0xFF))
+}
+
+/// Draws `surface` as filled bands onto `chart` (whose ranges should cover it).
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw_bands<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, surface: &Surface) -> Result<()> {
+    let (x0, x1) = surface.x_range;
+    let (y0, y1) = surface.y_range;
+    let dx = (x1 - x0) / surface.nx as f64;
+    let dy = (y1 - y0) / surface.ny as f64;
+    let bands = surface.levels.len();
+    let cells = surface.values.iter().enumerate().map(|(i, &z)| {
+        let (ix, iy) = (i % surface.nx, i / surface.nx);
+        let corner = (x0 + ix as f64 * dx, y0 + iy as f64 * dy);
+        let colour = band_colour(surface.band(z), bands);
+        Rectangle::new([corner, (corner.0 + dx, corner.1 + dy)], colour.filled())
+    });
+    chart.draw_series(cells).map_err(drawing_error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sampling_visits_cell_centres_row_by_row() {
+        let s = Surface::sample((0.0, 2.0), (0.0, 1.0), 2, 2, |x, y| 10.0 * y + x);
+        // Centres x ∈ {0.5, 1.5}, y ∈ {0.25, 0.75}.
+        assert_eq!(s.values, vec![3.0, 4.0, 8.0, 9.0]);
+    }
+
+    #[test]
+    fn geometric_levels_bracket_the_values() {
+        let s = Surface::sample((0.0, 1.0), (0.0, 1.0), 4, 4, |x, y| x * x + y * y).with_geometric_levels(8);
+        assert_eq!(s.levels.len(), 8);
+        assert!(s.levels.windows(2).all(|w| w[0] < w[1]));
+        let lo = s.values.iter().copied().fold(f64::INFINITY, f64::min);
+        assert_eq!(s.band(lo), 0);
+        let hi = s.values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(s.band(hi), 7);
+    }
+}
