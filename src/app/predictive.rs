@@ -305,7 +305,8 @@ mod tests {
 
     #[test]
     fn family_names_match_the_choice_list() {
-        assert_eq!(Family::ALL.map(Family::name).as_slice(), FAMILIES);
+        // The panel offers the first two families, in the order of `Family::ALL`.
+        assert_eq!(&Family::ALL.map(Family::name)[..FAMILIES.len()], FAMILIES);
     }
 
     #[test]
