@@ -308,6 +308,7 @@ fn log_evidence_is_the_marginal_gaussian_density() {
                 let centres: Vec<f64> = (0..m - 1).map(|j| j as f64 / (m - 2).max(1) as f64).collect();
                 gaussian_phi(&data.x, &centres, 0.15)
             }
+            other => unreachable!("no reference Φ for {other:?}"),
         };
         let post = Posterior::fit(&phi, &data.t, hyper(alpha, beta)).unwrap();
         let want = gaussian_log_density(&phi, &data.t, alpha, beta);

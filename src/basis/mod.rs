@@ -1,0 +1,586 @@
+//! Linear basis function models: the functions φⱼ(x) and the design matrix Φ.
+//!
+//! A model y(x, w) = Σⱼ wⱼ φⱼ(x) = wᵀφ(x) (PRML 3.3; lecture 001, "线性基函数模型") is
+//! linear in `w` whatever the φⱼ are; everything downstream only sees the N × M design
+//! matrix Φₙⱼ = φⱼ(xₙ) (PRML 3.16).
+//!
+//! # Families (SPEC F1; lecture 001, "基函数的选取")
+//!
+//! M always counts every function, the bias included. With the bias on, φ₀(x) = 1 comes
+//! first and the family supplies the other K = M − 1 functions; without it, all K = M.
+//! Every layout is fixed by the domain [lo, hi] (length P = hi − lo), K, the width s and,
+//! for B-splines, the degree p:
+//!
+//! | family | the K non-bias functions, in column order | s | p |
+//! |---|---|---|---|
+//! | [`Family::Polynomial`] | xʲ for j = 1..=K (raw x; the domain is not used) | – | – |
+//! | [`Family::Gaussian`] | exp(−(x − μⱼ)²/2s²) (PRML 3.4) | ✓ | – |
+//! | [`Family::Sigmoid`] | σ((x − μⱼ)/s), σ(a) = 1/(1 + e⁻ᵃ) (PRML 3.5, 3.6) | ✓ | – |
+//! | [`Family::Fourier`] | cos(2π·1·x/P), sin(2π·1·x/P), cos(2π·2·x/P), … (first K) | – | – |
+//! | [`Family::BSpline`] | Bᵢ,ₚ on a clamped uniform knot vector over [lo, hi] | – | ✓ |
+//! | [`Family::Wavelet`] | Mexican hats ψ((x − cₗ,ₖ)/aₗ), coarse to fine | ✓ | – |
+//! | [`Family::Kernel`] | exp(−(x − xₙ)²/2s²) at each training input xₙ, K = N | ✓ | – |
+//!
+//! Gaussian and sigmoid centres μⱼ are [`evenly_spaced`] over [lo, hi], end points
+//! included (one centre: the middle). The details of the Fourier, B-spline and wavelet
+//! layouts are documented in their modules and on [`Family`].
+
+use nalgebra::{DMatrix, DVector};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
+
+mod bspline;
+mod centred;
+mod fourier;
+mod polynomial;
+mod wavelet;
+
+pub use centred::logistic_sigmoid;
+pub use wavelet::mexican_hat;
+
+use bspline::BSpline;
+use centred::{Centred, Profile};
+use fourier::Fourier;
+use polynomial::Polynomial;
+use wavelet::Wavelet;
+
+/// Largest number of basis functions a model may have (keeps M × M solves interactive).
+pub const MAX_BASIS_FUNCTIONS: usize = 200;
+
+/// Highest B-spline degree offered (quintic).
+pub const MAX_BSPLINE_DEGREE: usize = 5;
+
+/// The B-spline degree [`Basis::spread`] uses: cubic.
+pub const DEFAULT_BSPLINE_DEGREE: usize = 3;
+
+/// Which kind of functions φⱼ a [`Basis`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Family {
+    /// φⱼ(x) = xʲ (lecture 001, "多项式").
+    Polynomial,
+    /// φⱼ(x) = exp(−(x − μⱼ)² / 2s²) (PRML 3.4), centres evenly spaced over the domain.
+    Gaussian,
+    /// φⱼ(x) = σ((x − μⱼ)/s) with σ(a) = 1/(1 + e⁻ᵃ) (PRML 3.5–3.6), centres as for
+    /// [`Family::Gaussian`].
+    Sigmoid,
+    /// cos(2πkx/P), sin(2πkx/P) for k = 1, 2, … in the order cos₁, sin₁, cos₂, sin₂, …,
+    /// cut after K functions (an odd K ends on a cosine); P = hi − lo.
+    Fourier,
+    /// B-splines of degree p on the clamped uniform knot vector
+    /// (lo ×(p+1), lo + h, lo + 2h, …, hi − h, hi ×(p+1)), h = P/(K − p), by the
+    /// Cox–de Boor recursion; they are 0 outside [lo, hi] and sum to 1 on all of it.
+    #[serde(rename = "bspline")]
+    BSpline,
+    /// Mexican hats ψ(u) = (1 − u²)e^(−u²/2): function i = 0, 1, … sits on level
+    /// ℓ = ⌊log₂(i + 1)⌋ at shift k = i + 1 − 2^ℓ, centre c = lo + (k + ½)P/2^ℓ, scale
+    /// a = s/2^ℓ; so level 0 is one hat of scale s in the middle, level ℓ has 2^ℓ hats at
+    /// the midpoints of 2^ℓ equal cells, and the last level may be partly filled.
+    Wavelet,
+    /// exp(−(x − xₙ)²/2s²) centred on each training input xₙ (the RVM's kernel basis,
+    /// Tipping 2001 §2); K = N, so M = N (+1 with the bias) is not a free parameter.
+    Kernel,
+}
+
+impl Family {
+    /// Every family, in the order the page lists them.
+    pub const ALL: [Family; 7] = [
+        Family::Polynomial,
+        Family::Gaussian,
+        Family::Sigmoid,
+        Family::Fourier,
+        Family::BSpline,
+        Family::Wavelet,
+        Family::Kernel,
+    ];
+
+    /// The name used in URLs and the wasm API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Polynomial => "polynomial",
+            Family::Gaussian => "gaussian",
+            Family::Sigmoid => "sigmoid",
+            Family::Fourier => "fourier",
+            Family::BSpline => "bspline",
+            Family::Wavelet => "wavelet",
+            Family::Kernel => "kernel",
+        }
+    }
+
+    /// The family called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Family> {
+        Family::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Whether its functions have centres μⱼ that [`Basis::centres`] reports and
+    /// [`Basis::with_centre`] moves.
+    pub fn has_centres(self) -> bool {
+        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Kernel)
+    }
+
+    /// Whether the width s of [`BasisSpec`] matters (and is checked).
+    pub fn uses_width(self) -> bool {
+        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Wavelet | Family::Kernel)
+    }
+
+    /// Whether the degree of [`BasisSpec`] matters (and is checked).
+    pub fn uses_degree(self) -> bool {
+        self == Family::BSpline
+    }
+
+    /// Whether M is chosen freely; the kernel basis has one function per training input.
+    pub fn count_is_free(self) -> bool {
+        self != Family::Kernel
+    }
+}
+
+/// Everything that chooses a basis, as the user sets it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BasisSpec {
+    /// Which functions.
+    pub family: Family,
+    /// Number of functions M, the bias included; ignored by [`Family::Kernel`] (M = N + bias).
+    pub m: usize,
+    /// Width s (Gaussian, sigmoid, kernel; the coarsest wavelet scale); ignored otherwise.
+    pub width: f64,
+    /// B-spline degree p in 0..=[`MAX_BSPLINE_DEGREE`]; ignored otherwise.
+    pub degree: usize,
+    /// Whether φ₀(x) = 1 comes first.
+    pub bias: bool,
+}
+
+impl Default for BasisSpec {
+    /// PRML Fig 3.8's basis: the bias and eight Gaussians of width 0.1 (cubic if B-splines).
+    fn default() -> Self {
+        Self { family: Family::Gaussian, m: 9, width: 0.1, degree: DEFAULT_BSPLINE_DEGREE, bias: true }
+    }
+}
+
+/// The interval [lo, hi] the functions are laid out on; lo < hi, both finite.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Domain {
+    lo: f64,
+    hi: f64,
+}
+
+impl Domain {
+    /// The domain (lo, hi).
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] naming `lo` or `hi`; [`Error::OutOfRange`] naming `hi − lo`
+    /// unless the length is positive and finite.
+    fn new((lo, hi): (f64, f64)) -> Result<Self> {
+        ensure_finite("lo", lo)?;
+        ensure_finite("hi", hi)?;
+        ensure_positive("hi − lo", hi - lo)?;
+        Ok(Self { lo, hi })
+    }
+
+    /// P = hi − lo.
+    fn length(self) -> f64 {
+        self.hi - self.lo
+    }
+}
+
+/// The functions of one family, without the bias.
+#[derive(Debug, Clone, PartialEq)]
+enum Functions {
+    Polynomial(Polynomial),
+    /// Gaussian, sigmoid and kernel: one profile at several centres.
+    Centred(Centred),
+    Fourier(Fourier),
+    BSpline(BSpline),
+    Wavelet(Wavelet),
+}
+
+impl Functions {
+    /// K, the number of non-bias functions.
+    fn len(&self) -> usize {
+        match self {
+            Functions::Polynomial(f) => f.len(),
+            Functions::Centred(f) => f.len(),
+            Functions::Fourier(f) => f.len(),
+            Functions::BSpline(f) => f.len(),
+            Functions::Wavelet(f) => f.len(),
+        }
+    }
+
+    /// Writes the K values at `x` into `out`.
+    fn eval_into(&self, x: f64, out: &mut [f64]) {
+        match self {
+            Functions::Polynomial(f) => f.eval_into(x, out),
+            Functions::Centred(f) => f.eval_into(x, out),
+            Functions::Fourier(f) => f.eval_into(x, out),
+            Functions::BSpline(f) => f.eval_into(x, out),
+            Functions::Wavelet(f) => f.eval_into(x, out),
+        }
+    }
+}
+
+/// A set of M basis functions: optionally the bias φ₀(x) = 1, then the family's functions.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Basis {
+    family: Family,
+    bias: bool,
+    functions: Functions,
+}
+
+impl Basis {
+    /// Builds the basis `spec` describes for inputs in `domain` (lo < hi), laid out as in
+    /// the [module documentation](self); `training_x` is used only by the kernel family.
+    ///
+    /// With the bias on, the B-splines already sum to 1 (partition of unity), so φ₀ lies
+    /// in their span and Φ has linearly dependent columns; the prior (α > 0) keeps the
+    /// posterior well defined, so this is allowed.
+    ///
+    /// # Errors
+    /// - [`Error::NotFinite`] for a non-finite `lo`, `hi`, width s or training input `x[n]`;
+    /// - [`Error::OutOfRange`] for `hi − lo` ≤ 0, s ≤ 0 (families that use it), a degree
+    ///   above [`MAX_BSPLINE_DEGREE`], M outside 1..=[`MAX_BASIS_FUNCTIONS`] (for the
+    ///   kernel: N + bias above it), or fewer than p + 1 B-splines (M − bias < p + 1);
+    /// - [`Error::NoData`] for the kernel family with no training inputs.
+    pub fn from_spec(spec: &BasisSpec, domain: (f64, f64), training_x: &[f64]) -> Result<Basis> {
+        let domain = Domain::new(domain)?;
+        let &BasisSpec { family, m, width, degree, bias } = spec;
+        if family.uses_width() {
+            ensure_positive("s", width)?;
+        }
+        if family.count_is_free() {
+            check_count(m)?;
+        }
+        let k = m.saturating_sub(usize::from(bias));
+        let functions = match family {
+            Family::Polynomial => return Self::polynomial(m, bias),
+            Family::Gaussian => return Self::gaussian(evenly_spaced(domain.lo, domain.hi, k), width, bias),
+            Family::Sigmoid => return Self::sigmoid(evenly_spaced(domain.lo, domain.hi, k), width, bias),
+            Family::Kernel => return Self::kernel(training_x, width, bias),
+            Family::Fourier => Functions::Fourier(Fourier::new(k, domain.length())),
+            Family::BSpline => Functions::BSpline(BSpline::new(check_bspline(degree, m, bias)?, k, domain)),
+            Family::Wavelet => Functions::Wavelet(Wavelet::new(k, width, domain)),
+        };
+        Ok(Self { family, bias, functions })
+    }
+
+    /// M polynomial functions: 1, x, …, x^(M−1) with the bias, x, …, x^M without.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] unless 1 ≤ M ≤ [`MAX_BASIS_FUNCTIONS`].
+    pub fn polynomial(m: usize, bias: bool) -> Result<Self> {
+        check_count(m)?;
+        let degree = if bias { m - 1 } else { m };
+        Ok(Self { family: Family::Polynomial, bias, functions: Functions::Polynomial(Polynomial::new(degree)) })
+    }
+
+    /// Gaussian bumps φⱼ(x) = exp(−(x − μⱼ)²/2s²) (PRML 3.4) at the given centres μⱼ, width s.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for s ≤ 0 or a count outside 1..=[`MAX_BASIS_FUNCTIONS`];
+    /// [`Error::NotFinite`] for a non-finite centre or width.
+    pub fn gaussian(centres: Vec<f64>, width: f64, bias: bool) -> Result<Self> {
+        Self::centred(Family::Gaussian, centres, width, bias)
+    }
+
+    /// Sigmoids φⱼ(x) = σ((x − μⱼ)/s) (PRML 3.5–3.6) at the given centres μⱼ, width s.
+    ///
+    /// # Errors
+    /// As [`Basis::gaussian`].
+    pub fn sigmoid(centres: Vec<f64>, width: f64, bias: bool) -> Result<Self> {
+        Self::centred(Family::Sigmoid, centres, width, bias)
+    }
+
+    /// The kernel basis φₙ(x) = exp(−(x − xₙ)²/2s²), one Gaussian on each training input
+    /// xₙ, so M = N (+1 with the bias).
+    ///
+    /// # Errors
+    /// [`Error::NoData`] for no inputs; [`Error::NotFinite`] naming `x[n]` or s;
+    /// [`Error::OutOfRange`] for s ≤ 0 or N + bias above [`MAX_BASIS_FUNCTIONS`] (named M).
+    pub fn kernel(training_x: &[f64], width: f64, bias: bool) -> Result<Self> {
+        if training_x.is_empty() {
+            return Err(Error::NoData);
+        }
+        ensure_all_finite("x", training_x)?;
+        Self::centred(Family::Kernel, training_x.to_vec(), width, bias)
+    }
+
+    /// One profile (Gaussian or sigmoid) at each centre, after checking count, width, centres.
+    fn centred(family: Family, centres: Vec<f64>, width: f64, bias: bool) -> Result<Self> {
+        check_count(centres.len() + usize::from(bias))?;
+        ensure_positive("s", width)?;
+        ensure_all_finite("μ", &centres)?;
+        let profile = if family == Family::Sigmoid { Profile::Sigmoid } else { Profile::Gaussian };
+        Ok(Self { family, bias, functions: Functions::Centred(Centred::new(profile, centres, width)) })
+    }
+
+    /// M functions of `family` spread over `[lo, hi]` as [`Basis::from_spec`] lays them out
+    /// (with the bias, M − 1 Gaussians at evenly spaced centres, end points included; one
+    /// centre: the middle), B-splines cubic. The kernel family needs training inputs: use
+    /// [`Basis::from_spec`] (here it is [`Error::NoData`]).
+    ///
+    /// # Errors
+    /// As [`Basis::from_spec`].
+    pub fn spread(family: Family, m: usize, width: f64, bias: bool, domain: (f64, f64)) -> Result<Self> {
+        Self::from_spec(&BasisSpec { family, m, width, degree: DEFAULT_BSPLINE_DEGREE, bias }, domain, &[])
+    }
+
+    /// The family of the functions.
+    pub fn family(&self) -> Family {
+        self.family
+    }
+
+    /// M, the number of functions including the bias.
+    pub fn len(&self) -> usize {
+        usize::from(self.bias) + self.functions.len()
+    }
+
+    /// A basis always has at least one function.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Whether φ₀(x) = 1 comes first.
+    pub fn bias(&self) -> bool {
+        self.bias
+    }
+
+    /// Centres μⱼ of the non-bias functions (Gaussian, sigmoid, kernel), `None` otherwise.
+    pub fn centres(&self) -> Option<&[f64]> {
+        match &self.functions {
+            Functions::Centred(f) => Some(f.centres()),
+            _ => None,
+        }
+    }
+
+    /// A copy with the centre of non-bias function `j` moved to `mu` (for dragging on the plot).
+    ///
+    /// # Errors
+    /// [`Error::UnknownParameter`] (`μ[j]`) if the basis has no centres;
+    /// [`Error::OutOfRange`] naming `j` past the last centre; [`Error::NotFinite`] for `mu`.
+    pub fn with_centre(&self, j: usize, mu: f64) -> Result<Basis> {
+        ensure_finite("μ", mu)?;
+        let mut copy = self.clone();
+        let centres = match &mut copy.functions {
+            Functions::Centred(f) if f.len() > 0 => f.centres_mut(),
+            _ => return Err(Error::UnknownParameter { key: format!("μ[{j}]") }),
+        };
+        let last = centres.len() - 1;
+        let slot = centres.get_mut(j).ok_or_else(|| Error::OutOfRange {
+            name: "j",
+            value: j.to_string(),
+            bound: Bound::WholeBetween { min: 0, max: last as u64 },
+        })?;
+        *slot = mu;
+        Ok(copy)
+    }
+
+    /// Writes φ(x) = (φ₀(x), …, φ_{M−1}(x)) into `out` (length M).
+    fn eval_into(&self, x: f64, out: &mut [f64]) {
+        let (head, rest) = out.split_at_mut(usize::from(self.bias));
+        head.fill(1.0);
+        self.functions.eval_into(x, rest);
+    }
+
+    /// φ(x) as a column vector of length M.
+    pub fn features(&self, x: f64) -> DVector<f64> {
+        let mut v = DVector::zeros(self.len());
+        self.eval_into(x, v.as_mut_slice());
+        v
+    }
+
+    /// The design matrix Φ with Φₙⱼ = φⱼ(xₙ) (PRML 3.16), N × M.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] naming the first non-finite input `x[n]`.
+    pub fn design_matrix(&self, x: &[f64]) -> Result<DMatrix<f64>> {
+        ensure_all_finite("x", x)?;
+        let m = self.len();
+        let mut phi = DMatrix::zeros(x.len(), m);
+        let mut row = vec![0.0; m];
+        for (n, &xn) in x.iter().enumerate() {
+            self.eval_into(xn, &mut row);
+            phi.row_mut(n).copy_from_slice(&row);
+        }
+        Ok(phi)
+    }
+}
+
+/// `Ok` when 1 ≤ M ≤ [`MAX_BASIS_FUNCTIONS`].
+fn check_count(m: usize) -> Result<()> {
+    if (1..=MAX_BASIS_FUNCTIONS).contains(&m) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            name: "M",
+            value: m.to_string(),
+            bound: Bound::WholeBetween { min: 1, max: MAX_BASIS_FUNCTIONS as u64 },
+        })
+    }
+}
+
+/// The degree p, once p ≤ [`MAX_BSPLINE_DEGREE`] and the M − bias ≥ p + 1 B-splines a
+/// clamped knot vector of degree p needs are there.
+fn check_bspline(degree: usize, m: usize, bias: bool) -> Result<usize> {
+    if degree > MAX_BSPLINE_DEGREE {
+        let bound = Bound::WholeBetween { min: 0, max: MAX_BSPLINE_DEGREE as u64 };
+        return Err(Error::OutOfRange { name: "degree", value: degree.to_string(), bound });
+    }
+    let fewest = degree + 1 + usize::from(bias);
+    if m < fewest {
+        let bound = Bound::WholeBetween { min: fewest as u64, max: MAX_BASIS_FUNCTIONS as u64 };
+        return Err(Error::OutOfRange { name: "M", value: m.to_string(), bound });
+    }
+    Ok(degree)
+}
+
+/// `k` points evenly spaced on `[lo, hi]`, both ends included (the last is exactly `hi`);
+/// one point sits in the middle.
+pub fn evenly_spaced(lo: f64, hi: f64, k: usize) -> Vec<f64> {
+    match k {
+        0 => vec![],
+        1 => vec![0.5 * (lo + hi)],
+        _ => (0..k).map(|i| if i + 1 == k { hi } else { lo + (hi - lo) * i as f64 / (k - 1) as f64 }).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(family: Family, m: usize) -> BasisSpec {
+        BasisSpec { family, m, ..BasisSpec::default() }
+    }
+
+    #[test]
+    fn polynomial_by_hand() {
+        let b = Basis::polynomial(4, true).unwrap();
+        assert_eq!(b.features(2.0).as_slice(), &[1.0, 2.0, 4.0, 8.0]);
+        let b = Basis::polynomial(3, false).unwrap();
+        assert_eq!(b.features(-0.5).as_slice(), &[-0.5, 0.25, -0.125]);
+    }
+
+    #[test]
+    fn gaussian_by_hand() {
+        // exp(−(1 − 0)²/(2·0.5²)) = e⁻², exp(0) = 1.
+        let b = Basis::gaussian(vec![0.0, 1.0], 0.5, true).unwrap();
+        let f = b.features(1.0);
+        assert_eq!(f.len(), 3);
+        assert_eq!(f[0], 1.0);
+        assert!((f[1] - (-2.0_f64).exp()).abs() < 1e-16);
+        assert_eq!(f[2], 1.0);
+    }
+
+    #[test]
+    fn spread_counts_the_bias_in_m() {
+        let b = Basis::spread(Family::Gaussian, 5, 0.1, true, (0.0, 1.0)).unwrap();
+        assert_eq!(b.len(), 5);
+        assert_eq!(b.centres().unwrap(), &[0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0]);
+        assert_eq!(evenly_spaced(0.0, 1.0, 1), vec![0.5]);
+    }
+
+    #[test]
+    fn evenly_spaced_ends_exactly_on_hi() {
+        // −3 + (0.1 − (−3))·1 rounds to 0.10000000000000009, past hi; the last point must be 0.1.
+        let (lo, hi) = std::hint::black_box((-3.0, 0.1));
+        assert!(lo + (hi - lo) * 1.0 > hi);
+        let points = evenly_spaced(lo, hi, 4);
+        assert_eq!((points[0], points[3]), (-3.0, 0.1));
+        // Step 3.1/3: −3 + 1.0333… = −1.9666…, −3 + 2.0666… = −0.9333….
+        assert!((points[1] + 59.0 / 30.0).abs() < 1e-14 && (points[2] + 28.0 / 30.0).abs() < 1e-14);
+    }
+
+    #[test]
+    fn every_family_has_its_name_and_m_functions() {
+        let names: Vec<_> = Family::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names, ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"]);
+        for family in Family::ALL {
+            assert_eq!(Family::from_name(family.name()), Some(family));
+            let b = Basis::from_spec(&spec(family, 7), (-1.0, 2.0), &[0.0, 0.5, 1.0]).unwrap();
+            assert_eq!(b.family(), family);
+            assert!(b.bias());
+            let want = if family.count_is_free() { 7 } else { 4 };
+            assert_eq!((b.len(), b.features(0.3).len()), (want, want), "{family:?}");
+            assert_eq!(b.centres().is_some(), family.has_centres(), "{family:?}");
+        }
+        assert_eq!(Family::from_name("spline"), None);
+    }
+
+    #[test]
+    fn the_flags_follow_the_families() {
+        let with = |p: fn(Family) -> bool| Family::ALL.into_iter().filter(|&f| p(f)).collect::<Vec<_>>();
+        use Family::*;
+        assert_eq!(with(Family::has_centres), [Gaussian, Sigmoid, Kernel]);
+        assert_eq!(with(Family::uses_width), [Gaussian, Sigmoid, Wavelet, Kernel]);
+        assert_eq!(with(Family::uses_degree), [BSpline]);
+        assert_eq!(with(|f| !f.count_is_free()), [Kernel]);
+    }
+
+    #[test]
+    fn the_bias_comes_first_and_counts_in_m() {
+        for family in Family::ALL {
+            let with = Basis::from_spec(&spec(family, 6), (0.0, 2.0), &[0.2, 1.1]).unwrap();
+            let without =
+                Basis::from_spec(&BasisSpec { bias: false, ..spec(family, 6) }, (0.0, 2.0), &[0.2, 1.1]).unwrap();
+            assert_eq!(with.features(0.7)[0], 1.0, "{family:?}");
+            assert_eq!(with.len(), without.len() + usize::from(!family.count_is_free()), "{family:?}");
+        }
+    }
+
+    #[test]
+    fn design_matrix_rows_are_features() {
+        let b = Basis::polynomial(3, true).unwrap();
+        let phi = b.design_matrix(&[0.0, 1.0, 3.0]).unwrap();
+        assert_eq!(phi.row(2).iter().copied().collect::<Vec<_>>(), vec![1.0, 3.0, 9.0]);
+        assert_eq!(
+            b.design_matrix(&[0.0, f64::NAN]).unwrap_err().to_string(),
+            "x[1] must be a finite number, but is NaN"
+        );
+    }
+
+    #[test]
+    fn with_centre_moves_one_centre() {
+        let b = Basis::sigmoid(vec![0.0, 0.5, 1.0], 0.1, true).unwrap();
+        let moved = b.with_centre(1, 0.8).unwrap();
+        assert_eq!(moved.centres().unwrap(), &[0.0, 0.8, 1.0]);
+        assert_eq!(b.centres().unwrap(), &[0.0, 0.5, 1.0]);
+        assert_eq!(moved.family(), Family::Sigmoid);
+        assert_eq!(b.with_centre(3, 0.0).unwrap_err().to_string(), "j must be a whole number from 0 to 2, but is 3");
+        assert_eq!(b.with_centre(0, f64::NAN).unwrap_err().code(), "not-finite");
+        let poly = Basis::polynomial(3, true).unwrap();
+        assert_eq!(poly.with_centre(0, 0.0).unwrap_err(), Error::UnknownParameter { key: "μ[0]".into() });
+        let bias_only = Basis::gaussian(vec![], 0.1, true).unwrap();
+        assert_eq!(bias_only.with_centre(0, 0.0).unwrap_err().code(), "unknown-parameter");
+    }
+
+    #[test]
+    fn bad_parameters_are_errors() {
+        assert_eq!(Basis::polynomial(0, true).unwrap_err().code(), "out-of-range");
+        assert_eq!(Basis::polynomial(MAX_BASIS_FUNCTIONS + 1, true).unwrap_err().code(), "out-of-range");
+        assert_eq!(Basis::gaussian(vec![0.0], 0.0, true).unwrap_err().to_string(), "s must be > 0, but is 0");
+        assert_eq!(Basis::gaussian(vec![0.0], f64::NAN, true).unwrap_err().code(), "not-finite");
+        let domain = |lo, hi| Basis::from_spec(&BasisSpec::default(), (lo, hi), &[]).unwrap_err().to_string();
+        assert_eq!(domain(1.0, 1.0), "hi − lo must be > 0, but is 0");
+        assert_eq!(domain(2.0, 1.0), "hi − lo must be > 0, but is -1");
+        assert_eq!(domain(f64::NAN, 1.0), "lo must be a finite number, but is NaN");
+        assert_eq!(domain(0.0, f64::INFINITY), "hi must be a finite number, but is inf");
+        assert_eq!(domain(-f64::MAX, f64::MAX), "hi − lo must be a finite number, but is inf");
+        let bspline = |m, degree, bias| {
+            Basis::from_spec(&BasisSpec { family: Family::BSpline, m, width: 0.1, degree, bias }, (0.0, 1.0), &[])
+        };
+        assert_eq!(bspline(9, 6, true).unwrap_err().to_string(), "degree must be a whole number from 0 to 5, but is 6");
+        assert_eq!(bspline(4, 3, true).unwrap_err().to_string(), "M must be a whole number from 5 to 200, but is 4");
+        assert_eq!(bspline(3, 3, false).unwrap_err().to_string(), "M must be a whole number from 4 to 200, but is 3");
+        assert_eq!(bspline(4, 3, false).unwrap().len(), 4);
+    }
+
+    #[test]
+    fn unused_parameters_are_not_checked() {
+        for family in [Family::Polynomial, Family::Fourier, Family::BSpline] {
+            let bad_width = BasisSpec { family, width: f64::NAN, ..spec(family, 6) };
+            assert!(Basis::from_spec(&bad_width, (0.0, 1.0), &[]).is_ok(), "{family:?}");
+        }
+        let bad_degree = BasisSpec { degree: 99, ..spec(Family::Wavelet, 6) };
+        assert!(Basis::from_spec(&bad_degree, (0.0, 1.0), &[]).is_ok());
+        let kernel = BasisSpec { m: 0, ..spec(Family::Kernel, 0) };
+        assert_eq!(Basis::from_spec(&kernel, (0.0, 1.0), &[0.5]).unwrap().len(), 2);
+    }
+}
