@@ -15,7 +15,7 @@ use crate::plot::basis::{BasisScene, LEGEND, draw};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 /// The families the panel offers: all of them.
-pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Points at which the functions are drawn.
 const GRID_POINTS: usize = 301;
 /// A press grabs the nearest centre within this fraction of the x range.

@@ -24,7 +24,7 @@ use crate::plot::surface::{Surface, draw_bands};
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
 
 /// The families the panel offers.
-pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Colours of BGD, SGD and MBGD.
 const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0x00, 0x9E, 0x73)];
 /// Names of the three methods as the lecture abbreviates them (the same in both languages).

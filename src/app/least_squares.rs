@@ -17,7 +17,7 @@ use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
 
 /// The families the panel offers.
-pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Held-out points, drawn from the same generator with another seed.
 const TEST_POINTS: usize = 100;
 /// The test set's seed is the data seed plus this, so the two never coincide.

@@ -23,7 +23,7 @@ const GRID_POINTS: usize = 201;
 const SAMPLES: usize = 5;
 
 /// The basis families this panel offers.
-pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+pub const FAMILIES: &[&str] = &Family::NAMES;
 
 const PRECISIONS: &[ParamSpec] = &[
     ParamSpec { key: "alpha", symbol: "α", control: Control::Real { min: 1e-6, max: 1e4, log: true } },
@@ -218,7 +218,7 @@ mod tests {
         assert_eq!(panel.set("N", "0").unwrap_err().code(), "no-data");
         assert_eq!(panel.set("M", "0").unwrap_err().code(), "out-of-range");
         assert_eq!(panel.set("gamma", "1").unwrap_err().code(), "unknown-parameter");
-        assert_eq!(panel.set("basis", "wavelet").unwrap_err().code(), "unknown-choice");
+        assert_eq!(panel.set("basis", "spline").unwrap_err().code(), "unknown-choice");
         assert_eq!(panel.scene(), &before);
         assert_eq!(panel.value("alpha").as_deref(), Some("0.5"));
     }

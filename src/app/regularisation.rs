@@ -21,7 +21,7 @@ use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
 
 /// The families the panel offers.
-pub const FAMILIES: &[&str] = &["polynomial", "gaussian"];
+pub const FAMILIES: &[&str] = &Family::NAMES;
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
 /// Points along each path.

@@ -95,6 +95,9 @@ impl Family {
         Family::Kernel,
     ];
 
+    /// The names of [`Family::ALL`], in the same order (for choice lists; a test checks).
+    pub const NAMES: [&'static str; 7] = ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"];
+
     /// The name used in URLs and the wasm API.
     pub fn name(self) -> &'static str {
         match self {
@@ -444,6 +447,11 @@ pub fn evenly_spaced(lo: f64, hi: f64, k: usize) -> Vec<f64> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn names_follow_all() {
+        assert_eq!(super::Family::ALL.map(super::Family::name), super::Family::NAMES);
+    }
+
     use super::*;
 
     fn spec(family: Family, m: usize) -> BasisSpec {
