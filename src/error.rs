@@ -68,6 +68,15 @@ pub enum Error {
         /// The matrix as a formula, e.g. `"A = αI + βΦᵀΦ"`.
         matrix: &'static str,
     },
+    /// An iterative factorisation ran out of its iteration budget (never seen on finite
+    /// input; the cap keeps the page responsive instead of looping).
+    #[error("{algorithm} did not converge in {iterations} iterations")]
+    NotConverged {
+        /// What was being computed, e.g. `"SVD of Φ"`.
+        algorithm: &'static str,
+        /// The iteration budget that was exhausted.
+        iterations: usize,
+    },
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
@@ -84,6 +93,7 @@ impl Error {
             Error::NoData => "no-data",
             Error::DimensionMismatch { .. } => "dimension-mismatch",
             Error::NotPositiveDefinite { .. } => "not-positive-definite",
+            Error::NotConverged { .. } => "not-converged",
             Error::Drawing(_) => "drawing",
         }
     }
@@ -109,6 +119,9 @@ impl Error {
                 vec![("what", (*what).to_owned()), ("expected", expected.to_string()), ("got", got.to_string())]
             }
             Error::NotPositiveDefinite { matrix } => vec![("matrix", (*matrix).to_owned())],
+            Error::NotConverged { algorithm, iterations } => {
+                vec![("algorithm", (*algorithm).to_owned()), ("iterations", iterations.to_string())]
+            }
             Error::Drawing(message) => vec![("message", message.clone())],
         }
     }

@@ -4,8 +4,9 @@
 //! approximation and the relevance vector machine (Bishop, *PRML* §3.1–3.5, §7.2;
 //! Tipping 2001; Tipping & Faul 2003).
 //!
-//! - [`basis`], [`data`], [`bayes`], [`linalg`]: the mathematics, on nalgebra types,
-//!   returning [`Result`] with the typed [`Error`].
+//! - [`basis`], [`data`], [`linear`], [`bayes`], [`linalg`]: the mathematics, on nalgebra
+//!   types, returning [`Result`] with the typed [`Error`]. [`linear`] holds maximum
+//!   likelihood, batch/stochastic/mini-batch gradient descent, ridge and lasso.
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
 //!   scene values.
 //! - [`app`]: the panels as platform-free state machines (settings → fit → scene).
@@ -17,6 +18,7 @@ pub mod bayes;
 pub mod data;
 pub mod error;
 pub mod linalg;
+pub mod linear;
 pub mod plot;
 
 #[cfg(target_arch = "wasm32")]

@@ -153,6 +153,7 @@ export const STRINGS = {
     'error.no-data': 'no data points: N must be at least 1',
     'error.not-positive-definite':
       'the matrix {matrix} is not positive definite (numerically singular): regularise more (raise α) or use fewer basis functions',
+    'error.not-converged': '{algorithm} did not converge in {iterations} iterations',
   },
   zh: {
     'lang.name': '中文',
@@ -301,6 +302,7 @@ export const STRINGS = {
     'error.unknown-parameter': '未知参数 {key}',
     'error.no-data': '没有数据点：N 至少为 1',
     'error.not-positive-definite': '矩阵 {matrix} 数值上非正定（奇异）：请加强正则化（增大 α）或减少基函数个数',
+    'error.not-converged': '{algorithm} 在 {iterations} 次迭代内未收敛',
   },
 };
 
