@@ -22,6 +22,8 @@ const state = {
   errors: new Map(),
   frame: 0,
   playing: false,
+  /** Slider values waiting for the next frame: key → text. */
+  pending: new Map(),
 };
 
 const t = (key, args) => translate(state.lang, key, args);
@@ -177,7 +179,7 @@ function buildControl({ key, control }) {
   range.addEventListener('input', () => {
     const text = log ? tidy(10 ** Number(range.value)) : range.value;
     number.value = text;
-    setParam(key, text);
+    setParamSoon(key, text);
   });
   number.addEventListener('change', () => setParam(key, number.value));
   box.append(label, range, number, error);
@@ -249,6 +251,21 @@ function attempt(errorKey, change) {
 
 function setParam(key, text) {
   if (attempt(key, () => state.lab.set(key, text))) pause();
+}
+
+/**
+ * A slider being dragged sends many values per frame; only the latest is computed, once
+ * per animation frame, so a slow panel drops intermediate values instead of queueing them.
+ */
+function setParamSoon(key, text) {
+  const first = state.pending.size === 0;
+  state.pending.set(key, text);
+  if (!first) return;
+  requestAnimationFrame(() => {
+    const pending = [...state.pending];
+    state.pending.clear();
+    for (const [k, v] of pending) setParam(k, v);
+  });
 }
 
 // ---------------------------------------------------------------- notices
@@ -326,7 +343,7 @@ function renderReadouts() {
     dt.textContent = t(`readout.${key}`);
     const dd = document.createElement('dd');
     dd.dataset.key = key;
-    dd.textContent = Number.isInteger(value) ? String(value) : value.toFixed(4);
+    dd.textContent = formatNumber(value);
     list.append(dt, dd);
   }
 }
@@ -363,6 +380,7 @@ function render() {
 
 /** Readouts, tables and messages: everything beside the chart that follows the state. */
 function renderReports() {
+  renderProgress();
   renderReadouts();
   renderTables();
   renderMessages();
@@ -403,8 +421,13 @@ function renderMessages() {
   }
 }
 
+/** Integers as they are; tiny or huge values in exponent form; others to 5 significant digits. */
 function formatNumber(value) {
-  return Number.isInteger(value) ? String(value) : value.toPrecision(5).replace(/\.?0+$/, '');
+  if (Number.isInteger(value)) return String(value);
+  if (!Number.isFinite(value)) return String(value);
+  const size = Math.abs(value);
+  if (size !== 0 && (size < 1e-3 || size >= 1e6)) return value.toExponential(2);
+  return String(Number(value.toPrecision(5)));
 }
 
 // ---------------------------------------------------------------- events
@@ -448,7 +471,8 @@ function wireEvents() {
   });
   $('#restart').addEventListener('click', () => {
     pause();
-    attempt('reset', () => state.lab.rewind());
+    call(() => state.lab.rewind());
+    schedule();
   });
   $('#add-point').addEventListener('submit', (event) => {
     event.preventDefault();
@@ -478,6 +502,8 @@ const SPEEDS = [1, 4, 16, 64];
 
 function play() {
   if (state.dead || state.playing) return;
+  const [shown, total] = call(() => state.lab.progress()) ?? [0, 0];
+  if (shown >= total) call(() => state.lab.rewind());
   state.playing = true;
   $('#play').textContent = t('player.pause');
   const tick = () => {
@@ -492,6 +518,19 @@ function play() {
 function pause() {
   state.playing = false;
   $('#play').textContent = t('player.play');
+}
+
+/** Shows how far the animation has got. */
+function renderProgress() {
+  const progress = call(() => state.lab.progress());
+  const bar = $('#progress');
+  bar.hidden = !progress;
+  if (!progress) return;
+  const [shown, total] = progress;
+  bar.max = Math.max(total, 1);
+  bar.value = shown;
+  bar.textContent = `${shown} / ${total}`;
+  $('#progress-text').textContent = t('player.progress', { shown, total });
 }
 
 /** Advances the animation and redraws; `false` once it is over. */

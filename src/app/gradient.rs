@@ -15,9 +15,7 @@ use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
 use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
-use crate::linear::gradient::{
-    GradientDescent, GradientDescentSettings, Schedule, Termination, iterations_per_epoch,
-};
+use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, Termination, iterations_per_epoch};
 use crate::linear::least_squares;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{Surface, draw_bands};
@@ -185,7 +183,13 @@ impl GradientView {
             y_name: ("log-loss", "log₁₀ E(w)"),
             title: Some((NAMES[k], NAMES[k])),
             curves: vec![
-                Curve { points: vec![(0.0, floor), (total, floor)], colour: palette::INK, width: 1.0, dashed: true, dotted: false },
+                Curve {
+                    points: vec![(0.0, floor), (total, floor)],
+                    colour: palette::INK,
+                    width: 1.0,
+                    dashed: true,
+                    dotted: false,
+                },
                 Curve::solid(losses.iter().enumerate().map(|(i, &e)| (i as f64, log(e))).collect(), COLOURS[k], 2.0),
             ],
             points: vec![],
@@ -196,13 +200,19 @@ impl GradientView {
     fn data_chart(&self) -> LineChart {
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
         let features: Vec<_> = grid.iter().map(|&x| self.basis.features(x)).collect();
-        let curve = |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
+        let curve =
+            |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
         let mut curves = vec![Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect())];
-        curves.push(Curve { points: curve(&self.least_squares), colour: palette::INK, width: 1.5, dashed: true, dotted: false });
-        for k in 0..self.runs.len() {
-            let (path, _) = self.visible(k);
-            if let Some(w) = path.last() {
-                curves.push(Curve::solid(curve(w), COLOURS[k], 2.0));
+        curves.push(Curve {
+            points: curve(&self.least_squares),
+            colour: palette::INK,
+            width: 1.5,
+            dashed: true,
+            dotted: false,
+        });
+        for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs.len()) {
+            if let Some(w) = self.visible(k).0.last() {
+                curves.push(Curve::solid(curve(w), colour, 2.0));
             }
         }
         LineChart {
@@ -218,16 +228,20 @@ impl GradientView {
     }
 
     /// The weight plane: error bands, the three paths so far, the least-squares point.
-    fn draw_weights<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, surface: &Surface, scale: f64) -> Result<PlotArea> {
+    fn draw_weights<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        surface: &Surface,
+        scale: f64,
+    ) -> Result<PlotArea> {
         let spec = Axes { x: surface.x_range, y: surface.y_range, x_name: "w₀", y_name: "w₁", title: None };
         let mut chart = axes(area, &spec, scale)?;
         draw_bands(&mut chart, surface)?;
-        for k in 0..self.runs.len() {
-            let (path, _) = self.visible(k);
-            let points: Vec<(f64, f64)> = path.iter().map(|w| (w[0], w[1])).collect();
-            line(&mut chart, &points, COLOURS[k].stroke_width(px(1.5, scale)))?;
+        for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs.len()) {
+            let points: Vec<(f64, f64)> = self.visible(k).0.iter().map(|w| (w[0], w[1])).collect();
+            line(&mut chart, &points, colour.stroke_width(px(1.5, scale)))?;
             if let Some(&last) = points.last() {
-                chart.draw_series([Circle::new(last, px(4.0, scale), COLOURS[k].filled())]).map_err(drawing_error)?;
+                chart.draw_series([Circle::new(last, px(4.0, scale), colour.filled())]).map_err(drawing_error)?;
             }
         }
         let ls = (self.least_squares[0], self.least_squares[1]);
@@ -329,7 +343,8 @@ impl View for GradientView {
     }
 
     fn readouts(&self) -> Vec<Readout> {
-        let mut readouts = vec![Readout { key: "N", value: self.n as f64 }, Readout { key: "M", value: self.basis.len() as f64 }];
+        let mut readouts =
+            vec![Readout { key: "N", value: self.n as f64 }, Readout { key: "M", value: self.basis.len() as f64 }];
         readouts.push(Readout { key: "least-squares-loss", value: self.minimum_loss });
         for (k, key) in ["bgd-loss", "sgd-loss", "mbgd-loss"].into_iter().enumerate() {
             let (_, losses) = self.visible(k);
@@ -440,7 +455,8 @@ mod tests {
     fn a_large_rate_diverges_with_a_message_and_no_nan() {
         let mut panel = GradientPanel::try_default().unwrap();
         panel.set("rate", "0.5").unwrap();
-        let codes: Vec<_> = panel.messages().into_iter().filter(|m| m.warning).map(|m| m.args["method"].clone()).collect();
+        let codes: Vec<_> =
+            panel.messages().into_iter().filter(|m| m.warning).map(|m| m.args["method"].clone()).collect();
         assert!(codes.contains(&"BGD".to_string()), "{codes:?}");
         assert!(panel.readouts().iter().all(|r| r.value.is_finite()));
     }

@@ -106,7 +106,11 @@ impl LeastSquaresView {
 }
 
 /// Fits with M functions of the chosen family; the errors on both sets.
-fn fit_with(spec: &BasisParams, train: &Dataset, test: &Dataset) -> Result<(LeastSquares, ErrorAtM, crate::basis::Basis)> {
+fn fit_with(
+    spec: &BasisParams,
+    train: &Dataset,
+    test: &Dataset,
+) -> Result<(LeastSquares, ErrorAtM, crate::basis::Basis)> {
     let basis = spec.basis(&train.x)?;
     let phi = basis.design_matrix(&train.x)?;
     let fit = least_squares::fit(&phi, &train.t)?;
@@ -121,7 +125,8 @@ impl View for LeastSquaresView {
     fn compute(settings: &LeastSquaresSettings) -> Result<Self> {
         let train = settings.data.dataset()?;
         let data = &settings.data;
-        let test = Sinusoid { n: TEST_POINTS, noise: data.noise, seed: data.seed.wrapping_add(TEST_SEED_OFFSET) }.generate()?;
+        let test = Sinusoid { n: TEST_POINTS, noise: data.noise, seed: data.seed.wrapping_add(TEST_SEED_OFFSET) }
+            .generate()?;
         let (fit, current, basis) = fit_with(&settings.basis, &train, &test)?;
         let curve = if settings.basis.spec.family.count_is_free() {
             (1..=CURVE_MAX_M)

@@ -14,9 +14,12 @@ use crate::error::{Error, Result};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 pub mod basis;
+pub mod gradient;
 pub mod groups;
+pub mod least_squares;
 pub mod params;
 pub mod predictive;
+pub mod regularisation;
 pub mod report;
 
 pub use params::{Control, Notice, ParamSpec};
@@ -336,13 +339,20 @@ impl<S: Settings> ValueList for S {
     }
 }
 
-/// Every panel of the lab; the page picks one by name (`?panel=predictive`).
+/// Every panel of the lab; the page picks one by name (`?panel=predictive`). Boxed, so the
+/// handle is small whichever panel it holds.
 #[derive(Debug, Clone)]
 pub enum AnyPanel {
     /// Predictive distribution of Bayesian linear regression (PRML Fig 3.8).
-    Predictive(PredictivePanel),
+    Predictive(Box<PredictivePanel>),
     /// The basis functions of every family (F1).
-    Basis(basis::BasisPanel),
+    Basis(Box<basis::BasisPanel>),
+    /// Maximum likelihood by least squares, with the over-fitting curve (F2).
+    LeastSquares(Box<least_squares::LeastSquaresPanel>),
+    /// Batch, stochastic and mini-batch gradient descent (F3).
+    GradientDescent(Box<gradient::GradientPanel>),
+    /// Ridge and lasso with their coefficient paths (F4).
+    Regularisation(Box<regularisation::RegularisationPanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -351,13 +361,17 @@ macro_rules! dispatch {
         match $self {
             AnyPanel::Predictive($panel) => $body,
             AnyPanel::Basis($panel) => $body,
+            AnyPanel::LeastSquares($panel) => $body,
+            AnyPanel::GradientDescent($panel) => $body,
+            AnyPanel::Regularisation($panel) => $body,
         }
     };
 }
 
 impl AnyPanel {
     /// Names of the panels, as in `?panel=…`, in menu order.
-    pub const NAMES: &'static [&'static str] = &["predictive", "basis"];
+    pub const NAMES: &'static [&'static str] =
+        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive"];
 
     /// The panel called `name`, with its defaults.
     ///
@@ -365,8 +379,11 @@ impl AnyPanel {
     /// [`Error::UnknownChoice`] for a name not in [`AnyPanel::NAMES`].
     pub fn new(name: &str) -> Result<Self> {
         match name {
-            "predictive" => Ok(AnyPanel::Predictive(Panel::try_default()?)),
-            "basis" => Ok(AnyPanel::Basis(Panel::try_default()?)),
+            "predictive" => Ok(AnyPanel::Predictive(Box::new(Panel::try_default()?))),
+            "basis" => Ok(AnyPanel::Basis(Box::new(Panel::try_default()?))),
+            "least-squares" => Ok(AnyPanel::LeastSquares(Box::new(Panel::try_default()?))),
+            "gradient-descent" => Ok(AnyPanel::GradientDescent(Box::new(Panel::try_default()?))),
+            "regularisation" => Ok(AnyPanel::Regularisation(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }

@@ -14,7 +14,7 @@ use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
-use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, Termination};
+use crate::linear::gradient::{GradientDescent, GradientDescentSettings, GradientEvent, Schedule, Termination};
 use crate::linear::regularised::{self, LassoSettings};
 use crate::plot::basis::curve_colour;
 use crate::plot::fit::{Curve, LineChart, widen};
@@ -25,7 +25,12 @@ pub const FAMILIES: &[&str] = &Family::NAMES;
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
 /// Points along each path.
-const PATH_POINTS: usize = 52;
+const PATH_POINTS: usize = 35;
+/// ISTA along the drawn lasso path stops earlier than at the current λ: warm starts keep
+/// neighbouring fits close, and the path is a picture, not a reported number.
+const PATH_LASSO: LassoSettings = LassoSettings { max_iterations: 1_000, tolerance: 1e-8 };
+/// Ridge by GD stops once a step is this small relative to ‖w‖.
+const RIDGE_GD_TOLERANCE: f64 = 1e-13;
 /// Points at which fitted functions are drawn.
 const GRID_POINTS: usize = 201;
 /// Batch-GD updates allowed for ridge by gradient descent.
@@ -33,7 +38,8 @@ const RIDGE_GD_ITERATIONS: usize = 50_000;
 /// Ridge GD counts as agreeing with the closed form below this relative gap.
 const AGREEMENT: f64 = 1e-6;
 
-const LAMBDA: ParamSpec = ParamSpec { key: "lambda", symbol: "λ", control: Control::Real { min: 1e-5, max: 100.0, log: true } };
+const LAMBDA: ParamSpec =
+    ParamSpec { key: "lambda", symbol: "λ", control: Control::Real { min: 1e-5, max: 100.0, log: true } };
 
 /// Basis, data and λ.
 #[derive(Debug, Clone, PartialEq)]
@@ -123,8 +129,27 @@ impl RegularisationView {
     }
 }
 
+/// Steps `run` until a step is below [`RIDGE_GD_TOLERANCE`]·‖w‖ or the run ends.
+fn descend_until_still(run: &mut GradientDescent) -> Termination {
+    loop {
+        match run.step() {
+            GradientEvent::Update { step_norm, iteration, .. } => {
+                if step_norm <= RIDGE_GD_TOLERANCE * run.weights().norm() {
+                    return Termination::Finished { iterations: iteration };
+                }
+            }
+            GradientEvent::Stopped { termination } => return termination,
+        }
+    }
+}
+
 /// One line per weight j across the path.
-fn path_chart(ln_lambdas: &[f64], path: &[DVector<f64>], ln_lambda: f64, title: (&'static str, &'static str)) -> LineChart {
+fn path_chart(
+    ln_lambdas: &[f64],
+    path: &[DVector<f64>],
+    ln_lambda: f64,
+    title: (&'static str, &'static str),
+) -> LineChart {
     let m = path.first().map_or(0, |w| w.len());
     let curves = (0..m)
         .map(|j| Curve::solid(ln_lambdas.iter().zip(path).map(|(&l, w)| (l, w[j])).collect(), curve_colour(j), 1.5))
@@ -154,19 +179,26 @@ impl View for RegularisationView {
         let ridge = regularised::ridge(&phi, &data.t, lambda)?;
         // Batch GD on E_D + λ/2‖w‖² with step 1/(L + λ), L = σ_max(Φ)²: stable and monotone.
         let rate = 1.0 / (regularised::lipschitz(&phi) + lambda);
-        let gd = GradientDescentSettings { schedule: Schedule::Batch, learning_rate: rate, epochs: RIDGE_GD_ITERATIONS, seed: 0, ridge: lambda };
+        let gd = GradientDescentSettings {
+            schedule: Schedule::Batch,
+            learning_rate: rate,
+            epochs: RIDGE_GD_ITERATIONS,
+            seed: 0,
+            ridge: lambda,
+        };
         let mut run = GradientDescent::new(phi.clone(), data.t.clone(), DVector::zeros(basis.len()), gd)?;
-        let ridge_gd_end = run.run();
+        let ridge_gd_end = descend_until_still(&mut run);
         let lasso = regularised::lasso(&phi, &data.t, lambda, &LassoSettings::default(), None)?;
 
         let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0, LN_LAMBDA_RANGE.1, PATH_POINTS);
         let ridge_path = regularised::ridge_path(&phi, &data.t, &ln_lambdas)?;
         let lasso_path: Vec<_> =
-            regularised::lasso_path(&phi, &data.t, &ln_lambdas, &LassoSettings::default())?.into_iter().map(|f| f.weights).collect();
+            regularised::lasso_path(&phi, &data.t, &ln_lambdas, &PATH_LASSO)?.into_iter().map(|f| f.weights).collect();
 
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
         let features: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
-        let curve = |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
+        let curve =
+            |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
         let points: Vec<(f64, f64)> = data.x.iter().copied().zip(data.t.iter().copied()).collect();
         let fit_chart = LineChart {
             x_range: widen(points.iter().map(|p| p.0), X_RANGE, 0.0),
@@ -177,7 +209,13 @@ impl View for RegularisationView {
             curves: vec![
                 Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
                 Curve::solid(curve(&ridge), palette::DATA, 3.0),
-                Curve { points: curve(run.weights()), colour: palette::CYCLE[3], width: 1.5, dashed: true, dotted: false },
+                Curve {
+                    points: curve(run.weights()),
+                    colour: palette::CYCLE[3],
+                    width: 1.5,
+                    dashed: true,
+                    dotted: false,
+                },
                 Curve::solid(curve(&lasso.weights), palette::MEAN, 2.0),
             ],
             points,
@@ -243,7 +281,10 @@ impl View for RegularisationView {
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
         if self.ridge_gap() > AGREEMENT {
-            let args = BTreeMap::from([("gap", format!("{:.1e}", self.ridge_gap())), ("iterations", RIDGE_GD_ITERATIONS.to_string())]);
+            let args = BTreeMap::from([
+                ("gap", format!("{:.1e}", self.ridge_gap())),
+                ("iterations", RIDGE_GD_ITERATIONS.to_string()),
+            ]);
             messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });
         }
         if let Termination::Diverged { iteration } = self.ridge_gd_end {

@@ -96,7 +96,8 @@ impl Family {
     ];
 
     /// The names of [`Family::ALL`], in the same order (for choice lists; a test checks).
-    pub const NAMES: [&'static str; 7] = ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"];
+    pub const NAMES: [&'static str; 7] =
+        ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"];
 
     /// The name used in URLs and the wasm API.
     pub fn name(self) -> &'static str {

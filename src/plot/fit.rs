@@ -63,7 +63,12 @@ impl LineChart {
     ///
     /// # Errors
     /// [`crate::Error::Drawing`] if the backend fails.
-    pub fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<PlotArea> {
         let spec = Axes {
             x: self.x_range,
             y: self.y_range,
@@ -95,7 +100,9 @@ fn draw_curve<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, curve: &Curve, scal
     if curve.dotted {
         let (x, y) = (chart.x_range(), chart.y_range());
         let inside = curve.points.iter().filter(|(a, b)| x.start <= *a && *a <= x.end && y.start <= *b && *b <= y.end);
-        chart.draw_series(inside.map(|&p| Circle::new(p, px(3.0, scale), curve.colour.filled()))).map_err(drawing_error)?;
+        chart
+            .draw_series(inside.map(|&p| Circle::new(p, px(3.0, scale), curve.colour.filled())))
+            .map_err(drawing_error)?;
     }
     Ok(())
 }

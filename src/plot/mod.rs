@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -179,16 +180,13 @@ pub fn axes<'a, DB: DrawingBackend>(
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
     let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
-    let mut builder = ChartBuilder::on(area);
-    builder
+    let mut chart = ChartBuilder::on(area)
         .margin(px(10.0, scale))
         .margin_top(px(26.0, scale))
         .x_label_area_size(px(38.0, scale))
-        .y_label_area_size(px(48.0, scale));
-    if let Some(title) = spec.title {
-        builder.caption(title, ("sans-serif", px(14.0, scale)).into_font().color(&palette::INK));
-    }
-    let mut chart = builder.build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1).map_err(drawing_error)?;
+        .y_label_area_size(px(48.0, scale))
+        .build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1)
+        .map_err(drawing_error)?;
     chart
         .configure_mesh()
         .light_line_style(palette::INK.mix(0.06))
@@ -198,14 +196,31 @@ pub fn axes<'a, DB: DrawingBackend>(
         .axis_desc_style(font.clone())
         .x_labels(6)
         .y_labels(6)
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .x_desc(spec.x_name)
         .draw()
         .map_err(drawing_error)?;
+    // Above the plotting area: the y-axis name upright at the left, the title at the right.
+    // Pixel ranges are the backend's; text on `area` is placed relative to its corner.
     let (xs, ys) = chart.plotting_area().get_pixel_range();
-    let name =
-        Text::new(spec.y_name.to_owned(), (xs.start - px(4.0, scale) as i32, ys.start - px(20.0, scale) as i32), font);
-    area.draw(&name).map_err(drawing_error)?;
+    let (bx, by) = area.get_base_pixel();
+    let baseline = ys.start - by - px(20.0, scale) as i32;
+    area.draw(&Text::new(spec.y_name.to_owned(), (xs.start - bx - px(4.0, scale) as i32, baseline), font.clone()))
+        .map_err(drawing_error)?;
+    if let Some(title) = spec.title {
+        let bold = ("sans-serif", px(14.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
+        let right = bold.pos(Pos::new(HPos::Right, VPos::Top));
+        area.draw(&Text::new(title.to_owned(), (xs.end - bx, baseline), right)).map_err(drawing_error)?;
+    }
     Ok(chart)
+}
+
+/// A tick label: at most four decimals, without trailing zeros ("20", "0.25", "-1.5").
+pub fn tick(value: f64) -> String {
+    let text = format!("{value:.4}");
+    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
+    if text == "-0" { "0".to_owned() } else { text.to_owned() }
 }
 
 /// A polyline of `width` CSS pixels, cut where it leaves the chart's y range.
@@ -332,6 +347,15 @@ pub(crate) fn px(css: f64, scale: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_drop_trailing_zeros() {
+        assert_eq!(tick(20.0), "20");
+        assert_eq!(tick(0.25), "0.25");
+        assert_eq!(tick(-1.5), "-1.5");
+        assert_eq!(tick(0.30000000000000004), "0.3");
+        assert_eq!(tick(-0.00001), "0");
+    }
 
     #[test]
     fn clipping_cuts_at_the_bounds() {

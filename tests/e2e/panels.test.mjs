@@ -10,6 +10,9 @@ import { canvasHash, draws, open, start, waitForDraws } from './browser.mjs';
 const PANELS = [
   { name: 'predictive', good: ['M', '5'], bad: ['alpha', '-2'] },
   { name: 'basis', good: ['M', '4'], bad: ['s', '0'] },
+  { name: 'least-squares', good: ['M', '7'], bad: ['M', '100000'] },
+  { name: 'gradient-descent', good: ['rate', '0.02'], bad: ['rate', '0'] },
+  { name: 'regularisation', good: ['lambda', '2'], bad: ['lambda', '-1'] },
 ];
 
 let env;
@@ -106,6 +109,78 @@ describe('panel basis: dragging a centre', () => {
     const [j, mu] = centres.split(':').map(Number);
     assert.equal(j, 2);
     assert.ok(Math.abs(mu - 0.7) < 0.01, `moved to ${mu}`);
+    await page.context().close();
+  });
+});
+
+const messages = (page) => page.$$eval('#messages li', (items) => items.map((li) => li.textContent));
+const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
+
+describe('panel least-squares', () => {
+  test('M above N gives the minimum-norm answer with a message, never NaN', async () => {
+    const page = await open(env, '?panel=least-squares&basis=polynomial&M=21&N=10');
+    const text = (await messages(page)).join(' ');
+    assert.match(text, /minimum-norm solution/);
+    assert.equal(await readout(page, 'rank'), '10');
+    const all = await page.$$eval('#readouts dd, #tables td', (cells) => cells.map((c) => c.textContent));
+    assert.ok(all.every((v) => !/NaN|Infinity/.test(v)), all.join(' '));
+    await page.context().close();
+  });
+});
+
+describe('panel gradient-descent', () => {
+  test('restart, step and play move through the iterations', async () => {
+    const page = await open(env, '?panel=gradient-descent');
+    const progress = () => page.$eval('#progress', (p) => [p.value, p.max]);
+    const [end, total] = await progress();
+    assert.equal(end, total);
+    assert.ok(total >= 240, `${total} iterations`);
+    await page.click('#restart');
+    await page.waitForFunction(() => document.querySelector('#progress').value === 0);
+    await page.focus('#step');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('#progress').value === 1);
+    await page.click('#play');
+    await page.waitForFunction(() => document.querySelector('#progress').value > 20);
+    await page.click('#play');
+    const paused = (await progress())[0];
+    await page.waitForTimeout(200);
+    assert.equal((await progress())[0], paused, 'pause stops the animation');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('a divergent learning rate is reported, not drawn as NaN', async () => {
+    const page = await open(env, '?panel=gradient-descent&rate=0.5');
+    const text = (await messages(page)).join(' ');
+    assert.match(text, /BGD diverged at iteration \d+/);
+    const values = await page.$$eval('#readouts dd', (cells) => cells.map((c) => c.textContent));
+    assert.ok(values.every((v) => !/NaN|Infinity/.test(v)), values.join(' '));
+    await page.context().close();
+  });
+
+  test('the epoch / batch / iteration table follows N and b', async () => {
+    const page = await open(env, '?panel=gradient-descent&N=30&batch=7&epochs=10');
+    const rows = await page.$$eval('#tables tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(rows, [
+      ['BGD', '30', '1', '10', '10'],
+      ['SGD', '1', '30', '10', '300'],
+      ['MBGD', '7', '5', '10', '50'],
+    ]);
+    await page.context().close();
+  });
+});
+
+describe('panel regularisation', () => {
+  test('a large λ zeroes every lasso weight; ridge by GD matches the closed form', async () => {
+    const page = await open(env, '?panel=regularisation');
+    const gap = Number(await readout(page, 'ridge-gap'));
+    assert.ok(gap < 1e-6, `gap ${gap}`);
+    const n = await page.$eval('#chart', (c) => Number(c.dataset.draws));
+    await page.fill('#ctl-lambda', '500');
+    await page.press('#ctl-lambda', 'Enter');
+    await waitForDraws(page, n + 1);
+    assert.equal(await readout(page, 'lasso-zeros'), '10');
     await page.context().close();
   });
 });
