@@ -166,6 +166,18 @@ impl Lab {
         self.panel.rewind();
     }
 
+    /// Continues the work left over from the last change, at most `budget` units; `true`
+    /// while more remains. The page calls it once per frame.
+    pub fn work(&mut self, budget: usize) -> bool {
+        self.panel.work(budget)
+    }
+
+    /// `[done, total]` parts of that work, or `undefined`.
+    #[wasm_bindgen(js_name = workProgress)]
+    pub fn work_progress(&self) -> Option<Vec<u32>> {
+        self.panel.work_progress().map(|(a, b)| vec![a as u32, b as u32])
+    }
+
     /// `[shown, total]` frames of the animation, or `undefined`.
     pub fn progress(&self) -> Option<Vec<u32>> {
         self.panel.progress().map(|(a, b)| vec![a as u32, b as u32])

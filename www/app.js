@@ -24,6 +24,8 @@ const state = {
   playing: false,
   /** Slider values waiting for the next frame: key → text. */
   pending: new Map(),
+  working: false,
+  workBudget: 256,
 };
 
 const t = (key, args) => translate(state.lang, key, args);
@@ -246,6 +248,7 @@ function attempt(errorKey, change) {
   syncControls();
   writeUrl();
   schedule();
+  startWork();
   return true;
 }
 
@@ -495,6 +498,49 @@ function wireEvents() {
   watchScale();
 }
 
+// ---------------------------------------------------------------- background work
+
+/**
+ * Some panels finish a change in slices (long iterative solvers): one slice per frame, its
+ * size adapted so that a slice takes about WORK_MS, with a progress bar meanwhile.
+ */
+const WORK_MS = 8;
+
+function startWork() {
+  if (state.working || state.dead) return;
+  state.working = true;
+  const tick = () => {
+    if (state.dead) return;
+    const begin = performance.now();
+    let more = false;
+    try {
+      more = call(() => state.lab.work(state.workBudget));
+    } catch {
+      more = false;
+    }
+    const spent = performance.now() - begin;
+    if (spent < WORK_MS / 2) state.workBudget = Math.min(state.workBudget * 2, 1 << 24);
+    else if (spent > WORK_MS * 2) state.workBudget = Math.max(Math.floor(state.workBudget / 2), 16);
+    renderWork(more);
+    schedule();
+    if (more) requestAnimationFrame(tick);
+    else state.working = false;
+  };
+  renderWork(true);
+  requestAnimationFrame(tick);
+}
+
+function renderWork(more) {
+  const progress = call(() => state.lab.workProgress());
+  const box = $('#working');
+  box.hidden = !more || !progress;
+  if (!progress) return;
+  const bar = $('#work-progress');
+  bar.max = Math.max(progress[1], 1);
+  bar.value = progress[0];
+  document.body.dataset.working = more ? '1' : '0';
+}
+
 // ---------------------------------------------------------------- animation
 
 /** Steps per frame for each position of the speed slider. */
@@ -562,6 +608,7 @@ function openPanel(name, pairs) {
   clearErrors();
   writeUrl();
   schedule();
+  startWork();
 }
 
 async function main() {

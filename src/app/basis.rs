@@ -14,8 +14,6 @@ use crate::error::{Error, Result};
 use crate::plot::basis::{BasisScene, LEGEND, draw};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
-/// The families the panel offers: all of them.
-pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Points at which the functions are drawn.
 const GRID_POINTS: usize = 301;
 /// A press grabs the nearest centre within this fraction of the x range.
@@ -37,11 +35,7 @@ pub struct BasisSettings {
 impl Default for BasisSettings {
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Gaussian, m: 6, width: 0.1, degree: 3, bias: false };
-        Self {
-            basis: BasisParams { spec, families: FAMILIES },
-            data: DataParams::new(10, 0.2, 1),
-            moved: BTreeMap::new(),
-        }
+        Self { basis: BasisParams::new(spec), data: DataParams::new(10, 0.2, 1), moved: BTreeMap::new() }
     }
 }
 
@@ -188,13 +182,6 @@ pub type BasisPanel = Panel<BasisView>;
 mod tests {
     use super::*;
     use crate::app::PanelModel;
-
-    #[test]
-    fn family_names_are_families() {
-        for name in FAMILIES {
-            assert!(Family::from_name(name).is_some(), "{name}");
-        }
-    }
 
     #[test]
     fn one_curve_per_function_with_handles_at_the_centres() {

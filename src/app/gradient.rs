@@ -21,12 +21,12 @@ use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{Surface, draw_bands};
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
 
-/// The families the panel offers.
-pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Colours of BGD, SGD and MBGD.
 const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0x00, 0x9E, 0x73)];
 /// Names of the three methods as the lecture abbreviates them (the same in both languages).
 const NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
+/// Most epochs: with N ≤ 200 a run is at most 40 000 updates, each costing O(N·M).
+const MAX_EPOCHS: u64 = 200;
 /// Cells of the error surface along each axis.
 const SURFACE_CELLS: usize = 72;
 /// Points at which fitted functions are drawn.
@@ -63,8 +63,8 @@ impl Default for GradientSettings {
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Polynomial, m: 2, width: 0.1, degree: 3, bias: true };
         Self {
-            basis: BasisParams { spec, families: FAMILIES },
-            data: DataParams::new(20, 0.3, 1),
+            basis: BasisParams::new(spec).with_max_m(10),
+            data: DataParams::new(20, 0.3, 1).with_max_n(200),
             rate: 0.05,
             epochs: 60,
             batch: 5,
@@ -88,7 +88,7 @@ impl Settings for GradientSettings {
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
             "rate" => self.rate = ensure_positive("η", parse_real("η", text)?)?,
-            "epochs" => self.epochs = parse_integer("epochs", text, 1, 1_000_000)? as usize,
+            "epochs" => self.epochs = parse_integer("epochs", text, 1, MAX_EPOCHS)? as usize,
             "batch" => self.batch = parse_integer("b", text, 1, crate::data::MAX_POINTS as u64)? as usize,
             "shuffle" => self.shuffle = parse_integer("shuffle", text, 0, u64::from(u32::MAX))?,
             START_KEY => {

@@ -20,6 +20,10 @@ pub trait ParamGroup {
 /// Inputs shown, and the domain over which bases are spread.
 pub const X_RANGE: (f64, f64) = (0.0, 1.0);
 
+/// Most data points a live panel takes (generated plus added): enough for any lecture, few
+/// enough that every panel recomputes within a frame or two.
+pub const LIVE_MAX_POINTS: usize = 1_000;
+
 /// Clicked points are rounded to this many decimals, so the URL holds them exactly.
 const POINT_DECIMALS: i32 = 4;
 
@@ -37,22 +41,30 @@ pub struct DataParams {
     pub seed: u64,
     /// Points the user added, after the generated ones.
     pub extra: Vec<(f64, f64)>,
+    /// Most points in all (this panel's limit, at most [`MAX_POINTS`]).
+    pub max_n: usize,
 }
 
 impl DataParams {
-    /// N generated points with noise σ from `seed`, no added points.
+    /// N generated points with noise σ from `seed`, no added points, at most
+    /// [`LIVE_MAX_POINTS`] in all.
     pub fn new(n: usize, noise: f64, seed: u64) -> Self {
-        Self { n, noise, seed, extra: vec![] }
+        Self { n, noise, seed, extra: vec![], max_n: LIVE_MAX_POINTS }
     }
 
-    /// The generated points followed by the added ones, at most [`MAX_POINTS`] in all.
+    /// The same with at most `max_n` points in all (for panels whose work grows fast with N).
+    pub fn with_max_n(self, max_n: usize) -> Self {
+        Self { max_n: max_n.min(MAX_POINTS), ..self }
+    }
+
+    /// The generated points followed by the added ones, at most `max_n` in all.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] naming the limit for too many points.
     pub fn dataset(&self) -> Result<Dataset> {
         let total = self.n.saturating_add(self.extra.len());
-        if total > MAX_POINTS {
-            let bound = Bound::AtMost { max: MAX_POINTS as u64 };
+        if total > self.max_n {
+            let bound = Bound::AtMost { max: self.max_n as u64 };
             return Err(Error::OutOfRange { name: "N", value: total.to_string(), bound });
         }
         let mut data = Sinusoid { n: self.n, noise: self.noise, seed: self.seed }.generate()?;
@@ -93,7 +105,7 @@ impl ParamGroup for DataParams {
 
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         let result = match key {
-            "N" => parse_integer("N", text, 0, MAX_POINTS as u64).map(|n| self.n = n as usize),
+            "N" => parse_integer("N", text, 0, self.max_n as u64).map(|n| self.n = n as usize),
             "noise" => parse_real("σ", text).and_then(|v| ensure_non_negative("σ", v)).map(|v| self.noise = v),
             "seed" => parse_integer("seed", text, 0, u64::from(u32::MAX)).map(|s| self.seed = s),
             POINTS_KEY => parse_points(text).map(|p| self.extra = p),
@@ -132,15 +144,33 @@ pub struct BasisParams {
     pub spec: BasisSpec,
     /// The families this panel offers.
     pub families: &'static [&'static str],
+    /// Most functions M (this panel's limit, at most [`MAX_BASIS_FUNCTIONS`]).
+    pub max_m: usize,
 }
 
 impl BasisParams {
+    /// Every family, up to [`MAX_BASIS_FUNCTIONS`] functions.
+    pub fn new(spec: BasisSpec) -> Self {
+        Self { spec, families: &Family::NAMES, max_m: MAX_BASIS_FUNCTIONS }
+    }
+
+    /// The same with at most `max_m` functions (for panels whose work grows fast with M).
+    pub fn with_max_m(self, max_m: usize) -> Self {
+        Self { max_m: max_m.min(MAX_BASIS_FUNCTIONS), ..self }
+    }
+
     /// The basis over [`X_RANGE`]; `training_x` feeds the kernel family.
     ///
     /// # Errors
-    /// Whatever [`Basis::from_spec`] refuses.
+    /// Whatever [`Basis::from_spec`] refuses; [`Error::OutOfRange`] naming the panel's
+    /// limit when the kernel basis (one function per point) has more than `max_m`.
     pub fn basis(&self, training_x: &[f64]) -> Result<Basis> {
-        Basis::from_spec(&self.spec, X_RANGE, training_x)
+        let basis = Basis::from_spec(&self.spec, X_RANGE, training_x)?;
+        if basis.len() > self.max_m {
+            let bound = Bound::WholeBetween { min: 1, max: self.max_m as u64 };
+            return Err(Error::OutOfRange { name: "M", value: basis.len().to_string(), bound });
+        }
+        Ok(basis)
     }
 
     /// Whether `key` matters for the chosen family.
@@ -169,13 +199,14 @@ impl ParamGroup for BasisParams {
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let max_m = self.max_m;
         let spec = &mut self.spec;
         let result = match key {
             "basis" => parse_choice("basis", text, self.families).and_then(|name| {
                 spec.family = Family::from_name(name).ok_or_else(|| Error::UnknownParameter { key: key.into() })?;
                 Ok(())
             }),
-            "M" => parse_integer("M", text, 1, MAX_BASIS_FUNCTIONS as u64).map(|m| spec.m = m as usize),
+            "M" => parse_integer("M", text, 1, max_m as u64).map(|m| spec.m = m as usize),
             "s" => parse_real("s", text).and_then(|v| ensure_positive("s", v)).map(|v| spec.width = v),
             "degree" => parse_integer("degree", text, 0, 5).map(|d| spec.degree = d as usize),
             "bias" => parse_toggle("bias", text).map(|b| spec.bias = b),
@@ -224,10 +255,12 @@ mod tests {
         copy.assign(POINTS_KEY, &data.value(POINTS_KEY).unwrap()).unwrap().unwrap();
         assert_eq!(copy, data);
         assert_eq!(data.add_point(f64::NAN, 0.0).unwrap_err().code(), "not-finite");
-        let many = vec!["0.5:0"; MAX_POINTS].join(",");
+        let many = vec!["0.5:0"; LIVE_MAX_POINTS].join(",");
         data.assign(POINTS_KEY, &many).unwrap().unwrap();
         let error = data.dataset().unwrap_err();
-        assert_eq!(error.to_string(), format!("N must be at most {MAX_POINTS}, but is {}", MAX_POINTS + 5));
+        assert_eq!(error.to_string(), format!("N must be at most {LIVE_MAX_POINTS}, but is {}", LIVE_MAX_POINTS + 5));
+        let error = data.assign("N", "10000000").unwrap().unwrap_err();
+        assert_eq!(error.to_string(), format!("N must be a whole number from 0 to {LIVE_MAX_POINTS}, but is 10000000"));
         assert!(data.assign("alpha", "1").is_none());
     }
 }

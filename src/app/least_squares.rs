@@ -16,8 +16,6 @@ use crate::linear::least_squares::{self, LeastSquares};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
 
-/// The families the panel offers.
-pub const FAMILIES: &[&str] = &Family::NAMES;
 /// Held-out points, drawn from the same generator with another seed.
 const TEST_POINTS: usize = 100;
 /// The test set's seed is the data seed plus this, so the two never coincide.
@@ -42,7 +40,7 @@ impl Default for LeastSquaresSettings {
     /// PRML Fig 1.4: ten points with σ = 0.3, a cubic (M = 4 with the bias).
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Polynomial, m: 4, width: 0.1, degree: 3, bias: true };
-        Self { basis: BasisParams { spec, families: FAMILIES }, data: DataParams::new(10, 0.3, 1) }
+        Self { basis: BasisParams::new(spec).with_max_m(100), data: DataParams::new(10, 0.3, 1) }
     }
 }
 

@@ -118,6 +118,15 @@ pub trait View: Sized {
     }
     /// Back to the first frame of the animation.
     fn rewind(&mut self) {}
+    /// Continues work left over from [`View::compute`] (a long computation done in
+    /// slices, one per frame), for at most `budget` units; `true` while more remains.
+    fn work(&mut self, _budget: usize) -> bool {
+        false
+    }
+    /// Parts of that work done so far and in all, for the progress bar.
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        None
+    }
     /// Frames shown so far and in all, for the progress bar.
     fn progress(&self) -> Option<(usize, usize)> {
         None
@@ -233,6 +242,11 @@ pub trait PanelModel {
     fn step(&mut self, steps: usize) -> bool;
     /// Back to the start of the animation.
     fn rewind(&mut self);
+    /// Continues the work left over from the last change, at most `budget` units; `true`
+    /// while more remains.
+    fn work(&mut self, budget: usize) -> bool;
+    /// Parts of that work done and in all.
+    fn work_progress(&self) -> Option<(usize, usize)>;
     /// Frames of the animation shown so far and in all.
     fn progress(&self) -> Option<(usize, usize)>;
     /// Draws the panel, lengths in CSS pixels times `scale` (devicePixelRatio).
@@ -318,6 +332,12 @@ impl<V: View> PanelModel for Panel<V> {
     }
     fn rewind(&mut self) {
         self.view.rewind();
+    }
+    fn work(&mut self, budget: usize) -> bool {
+        self.view.work(budget)
+    }
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        self.view.work_progress()
     }
     fn progress(&self) -> Option<(usize, usize)> {
         self.view.progress()
@@ -449,6 +469,12 @@ impl PanelModel for AnyPanel {
     }
     fn rewind(&mut self) {
         dispatch!(self, p => p.rewind())
+    }
+    fn work(&mut self, budget: usize) -> bool {
+        dispatch!(self, p => p.work(budget))
+    }
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        dispatch!(self, p => p.work_progress())
     }
     fn progress(&self) -> Option<(usize, usize)> {
         dispatch!(self, p => p.progress())

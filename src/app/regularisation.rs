@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -20,8 +20,6 @@ use crate::plot::basis::curve_colour;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
 
-/// The families the panel offers.
-pub const FAMILIES: &[&str] = &Family::NAMES;
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
 /// Points along each path.
@@ -29,12 +27,16 @@ const PATH_POINTS: usize = 35;
 /// ISTA along the drawn lasso path stops earlier than at the current λ: warm starts keep
 /// neighbouring fits close, and the path is a picture, not a reported number.
 const PATH_LASSO: LassoSettings = LassoSettings { max_iterations: 1_000, tolerance: 1e-8 };
+/// ISTA iterations allowed at the current λ.
+const LASSO_ITERATIONS: usize = 10_000;
+/// Iterations done at once when the view is computed; the rest follows frame by frame.
+const FIRST_SLICE: usize = 2_000;
 /// Ridge by GD stops once a step is this small relative to ‖w‖.
 const RIDGE_GD_TOLERANCE: f64 = 1e-13;
 /// Points at which fitted functions are drawn.
 const GRID_POINTS: usize = 201;
 /// Batch-GD updates allowed for ridge by gradient descent.
-const RIDGE_GD_ITERATIONS: usize = 50_000;
+const RIDGE_GD_ITERATIONS: usize = 12_000;
 /// Ridge GD counts as agreeing with the closed form below this relative gap.
 const AGREEMENT: f64 = 1e-6;
 
@@ -56,7 +58,11 @@ impl Default for RegularisationSettings {
     /// Ten Gaussian bumps and a bias on 15 points: flexible enough to over-fit without λ.
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Gaussian, m: 10, width: 0.08, degree: 3, bias: true };
-        Self { basis: BasisParams { spec, families: FAMILIES }, data: DataParams::new(15, 0.3, 1), lambda: 0.05 }
+        Self {
+            basis: BasisParams::new(spec).with_max_m(20),
+            data: DataParams::new(15, 0.3, 1).with_max_n(100),
+            lambda: 0.05,
+        }
     }
 }
 
@@ -88,18 +94,28 @@ impl Settings for RegularisationSettings {
     }
 }
 
-/// Ridge (both ways) and lasso at λ, and both paths.
+/// Ridge (both ways) and lasso at λ, and both paths. The iterative parts — ISTA at λ,
+/// ridge by gradient descent, ISTA along the path — continue in slices ([`View::work`]),
+/// so that no single change blocks the page for longer than a frame or two.
 #[derive(Debug, Clone)]
 pub struct RegularisationView {
-    ridge: DVector<f64>,
-    ridge_gd: DVector<f64>,
-    ridge_gd_end: Termination,
-    lasso: regularised::LassoFit,
-    n: usize,
+    phi: DMatrix<f64>,
+    t: Vec<f64>,
     lambda: f64,
-    fit_chart: LineChart,
-    ridge_chart: LineChart,
-    lasso_chart: LineChart,
+    points: Vec<(f64, f64)>,
+    grid: Vec<f64>,
+    features: Vec<DVector<f64>>,
+    ln_lambdas: Vec<f64>,
+    ridge: DVector<f64>,
+    ridge_path: Vec<DVector<f64>>,
+    ridge_gd: GradientDescent,
+    ridge_gd_end: Option<Termination>,
+    lasso: regularised::LassoFit,
+    lasso_iterations: usize,
+    /// Lasso fits along the path, filled from the largest λ down (warm starts).
+    lasso_path: Vec<Option<DVector<f64>>>,
+    /// Set if a solver refused to go on; the work then stops where it is.
+    abandoned: bool,
 }
 
 impl RegularisationView {
@@ -108,53 +124,112 @@ impl RegularisationView {
         &self.ridge
     }
 
-    /// Ridge weights by batch gradient descent.
+    /// Ridge weights by batch gradient descent (so far).
     pub fn ridge_gd(&self) -> &DVector<f64> {
-        &self.ridge_gd
+        self.ridge_gd.weights()
     }
 
-    /// The lasso fit.
+    /// The lasso fit at λ (so far).
     pub fn lasso(&self) -> &regularised::LassoFit {
         &self.lasso
     }
 
     /// ‖w_GD − w_closed‖ / ‖w_closed‖.
     pub fn ridge_gap(&self) -> f64 {
-        (&self.ridge_gd - &self.ridge).norm() / self.ridge.norm().max(f64::MIN_POSITIVE)
+        (self.ridge_gd() - &self.ridge).norm() / self.ridge.norm().max(f64::MIN_POSITIVE)
     }
 
     /// Number of lasso weights that are exactly zero.
     pub fn lasso_zeros(&self) -> usize {
         self.lasso.weights.iter().filter(|&&w| w == 0.0).count()
     }
-}
 
-/// Steps `run` until a step is below [`RIDGE_GD_TOLERANCE`]·‖w‖ or the run ends.
-fn descend_until_still(run: &mut GradientDescent) -> Termination {
-    loop {
-        match run.step() {
-            GradientEvent::Update { step_norm, iteration, .. } => {
-                if step_norm <= RIDGE_GD_TOLERANCE * run.weights().norm() {
-                    return Termination::Finished { iterations: iteration };
+    fn lasso_done(&self) -> bool {
+        self.lasso.converged || self.lasso_iterations >= LASSO_ITERATIONS
+    }
+
+    /// Continues ISTA at λ for up to `budget` iterations; returns the iterations used.
+    fn work_on_lasso(&mut self, budget: usize) -> Result<usize> {
+        let max_iterations = budget.clamp(1, LASSO_ITERATIONS - self.lasso_iterations);
+        let settings = LassoSettings { max_iterations, ..LassoSettings::default() };
+        let fit = regularised::lasso(&self.phi, &self.t, self.lambda, &settings, Some(&self.lasso.weights))?;
+        let used = fit.iterations.max(1);
+        self.lasso_iterations += used;
+        self.lasso = fit;
+        Ok(used)
+    }
+
+    /// Continues ridge GD for up to `budget` updates; returns the updates used.
+    fn work_on_ridge_gd(&mut self, budget: usize) -> usize {
+        for used in 1..=budget {
+            match self.ridge_gd.step() {
+                GradientEvent::Update { step_norm, iteration, .. } => {
+                    if step_norm <= RIDGE_GD_TOLERANCE * self.ridge_gd.weights().norm() {
+                        self.ridge_gd_end = Some(Termination::Finished { iterations: iteration });
+                        return used;
+                    }
+                }
+                GradientEvent::Stopped { termination } => {
+                    self.ridge_gd_end = Some(termination);
+                    return used;
                 }
             }
-            GradientEvent::Stopped { termination } => return termination,
+        }
+        budget
+    }
+
+    /// Fits the next λ of the path (largest first, warm-started); returns the iterations used.
+    fn work_on_lasso_path(&mut self) -> Result<usize> {
+        let Some(i) = self.lasso_path.iter().rposition(Option::is_none) else { return Ok(0) };
+        let warm = self.lasso_path.get(i + 1).and_then(Option::as_ref);
+        let fit = regularised::lasso(&self.phi, &self.t, self.ln_lambdas[i].exp(), &PATH_LASSO, warm)?;
+        self.lasso_path[i] = Some(fit.weights);
+        Ok(fit.iterations.max(1))
+    }
+
+    fn curve(&self, w: &DVector<f64>) -> Vec<(f64, f64)> {
+        self.grid.iter().zip(&self.features).map(|(&x, f)| (x, f.dot(w))).collect()
+    }
+
+    fn fit_chart(&self) -> LineChart {
+        let gd = Curve {
+            points: self.curve(self.ridge_gd()),
+            colour: palette::CYCLE[3],
+            width: 1.5,
+            dashed: true,
+            dotted: false,
+        };
+        LineChart {
+            x_range: widen(self.points.iter().map(|p| p.0), X_RANGE, 0.0),
+            y_range: widen(self.points.iter().map(|p| p.1), (-1.6, 1.6), 0.2),
+            x_name: ("x", "x"),
+            y_name: ("t", "t"),
+            title: None,
+            curves: vec![
+                Curve::truth(self.grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
+                Curve::solid(self.curve(&self.ridge), palette::DATA, 3.0),
+                gd,
+                Curve::solid(self.curve(&self.lasso.weights), palette::MEAN, 2.0),
+            ],
+            points: self.points.clone(),
+            marker: None,
         }
     }
 }
 
-/// One line per weight j across the path.
+/// One line per weight j across the path (the λ not yet fitted are left out).
 fn path_chart(
     ln_lambdas: &[f64],
-    path: &[DVector<f64>],
+    path: &[Option<&DVector<f64>>],
     ln_lambda: f64,
     title: (&'static str, &'static str),
 ) -> LineChart {
-    let m = path.first().map_or(0, |w| w.len());
-    let curves = (0..m)
-        .map(|j| Curve::solid(ln_lambdas.iter().zip(path).map(|(&l, w)| (l, w[j])).collect(), curve_colour(j), 1.5))
-        .collect();
-    let y = widen(path.iter().flat_map(|w| w.iter().copied()), (-0.1, 0.1), 0.0);
+    let fitted: Vec<(f64, &DVector<f64>)> =
+        ln_lambdas.iter().zip(path).filter_map(|(&l, w)| Some((l, (*w)?))).collect();
+    let m = fitted.first().map_or(0, |(_, w)| w.len());
+    let curves =
+        (0..m).map(|j| Curve::solid(fitted.iter().map(|(l, w)| (*l, w[j])).collect(), curve_colour(j), 1.5)).collect();
+    let y = widen(fitted.iter().flat_map(|(_, w)| w.iter().copied()), (-0.1, 0.1), 0.0);
     let pad = 0.05 * (y.1 - y.0);
     LineChart {
         x_range: LN_LAMBDA_RANGE,
@@ -176,72 +251,50 @@ impl View for RegularisationView {
         let basis = settings.basis.basis(&data.x)?;
         let phi = basis.design_matrix(&data.x)?;
         let lambda = settings.lambda;
-        let ridge = regularised::ridge(&phi, &data.t, lambda)?;
+        let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0, LN_LAMBDA_RANGE.1, PATH_POINTS);
         // Batch GD on E_D + λ/2‖w‖² with step 1/(L + λ), L = σ_max(Φ)²: stable and monotone.
-        let rate = 1.0 / (regularised::lipschitz(&phi) + lambda);
         let gd = GradientDescentSettings {
             schedule: Schedule::Batch,
-            learning_rate: rate,
+            learning_rate: 1.0 / (regularised::lipschitz(&phi) + lambda),
             epochs: RIDGE_GD_ITERATIONS,
             seed: 0,
             ridge: lambda,
         };
-        let mut run = GradientDescent::new(phi.clone(), data.t.clone(), DVector::zeros(basis.len()), gd)?;
-        let ridge_gd_end = descend_until_still(&mut run);
-        let lasso = regularised::lasso(&phi, &data.t, lambda, &LassoSettings::default(), None)?;
-
-        let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0, LN_LAMBDA_RANGE.1, PATH_POINTS);
-        let ridge_path = regularised::ridge_path(&phi, &data.t, &ln_lambdas)?;
-        let lasso_path: Vec<_> =
-            regularised::lasso_path(&phi, &data.t, &ln_lambdas, &PATH_LASSO)?.into_iter().map(|f| f.weights).collect();
-
+        let zeros = DVector::zeros(basis.len());
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let features: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
-        let curve =
-            |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
-        let points: Vec<(f64, f64)> = data.x.iter().copied().zip(data.t.iter().copied()).collect();
-        let fit_chart = LineChart {
-            x_range: widen(points.iter().map(|p| p.0), X_RANGE, 0.0),
-            y_range: widen(points.iter().map(|p| p.1), (-1.6, 1.6), 0.2),
-            x_name: ("x", "x"),
-            y_name: ("t", "t"),
-            title: None,
-            curves: vec![
-                Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
-                Curve::solid(curve(&ridge), palette::DATA, 3.0),
-                Curve {
-                    points: curve(run.weights()),
-                    colour: palette::CYCLE[3],
-                    width: 1.5,
-                    dashed: true,
-                    dotted: false,
-                },
-                Curve::solid(curve(&lasso.weights), palette::MEAN, 2.0),
-            ],
-            points,
-            marker: None,
-        };
-        let ln_lambda = lambda.ln();
-        Ok(Self {
-            ridge_gd: run.weights().clone(),
-            ridge,
-            ridge_gd_end,
-            lasso,
-            n: data.len(),
+        let mut view = Self {
+            ridge: regularised::ridge(&phi, &data.t, lambda)?,
+            ridge_path: regularised::ridge_path(&phi, &data.t, &ln_lambdas)?,
+            ridge_gd: GradientDescent::new(phi.clone(), data.t.clone(), zeros.clone(), gd)?,
+            ridge_gd_end: None,
+            lasso: regularised::LassoFit { weights: zeros, iterations: 0, converged: false },
+            lasso_iterations: 0,
+            lasso_path: vec![None; ln_lambdas.len()],
+            abandoned: false,
+            features: grid.iter().map(|&x| basis.features(x)).collect(),
+            grid,
+            ln_lambdas,
+            points: data.x.iter().copied().zip(data.t.iter().copied()).collect(),
+            phi,
+            t: data.t,
             lambda,
-            fit_chart,
-            ridge_chart: path_chart(&ln_lambdas, &ridge_path, ln_lambda, ("ridge", "ridge")),
-            lasso_chart: path_chart(&ln_lambdas, &lasso_path, ln_lambda, ("lasso", "lasso")),
-        })
+        };
+        // A first slice, so that small problems are complete at once; a failure of the
+        // iterative parts surfaces here, as an error of this change, not in a later frame.
+        view.work_on_lasso(FIRST_SLICE)?;
+        Ok(view)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         clear(root)?;
         let (left, right) = split_pair(root, scale, 0.5);
-        let area = self.fit_chart.draw(&left, scale, labels)?;
+        let area = self.fit_chart().draw(&left, scale, labels)?;
         let (top, bottom) = right.split_vertically(right.dim_in_pixel().1 / 2);
-        self.ridge_chart.draw(&top, scale, labels)?;
-        self.lasso_chart.draw(&bottom, scale, labels)?;
+        let ln_lambda = self.lambda.ln();
+        let ridge: Vec<_> = self.ridge_path.iter().map(Some).collect();
+        path_chart(&self.ln_lambdas, &ridge, ln_lambda, ("ridge", "ridge")).draw(&top, scale, labels)?;
+        let lasso: Vec<_> = self.lasso_path.iter().map(Option::as_ref).collect();
+        path_chart(&self.ln_lambdas, &lasso, ln_lambda, ("lasso", "lasso")).draw(&bottom, scale, labels)?;
         root.present().map_err(drawing_error)?;
         Ok(area)
     }
@@ -262,12 +315,12 @@ impl View for RegularisationView {
 
     fn readouts(&self) -> Vec<Readout> {
         vec![
-            Readout { key: "N", value: self.n as f64 },
+            Readout { key: "N", value: self.t.len() as f64 },
             Readout { key: "M", value: self.ridge.len() as f64 },
             Readout { key: "lambda", value: self.lambda },
             Readout { key: "lasso-zeros", value: self.lasso_zeros() as f64 },
             Readout { key: "ridge-gap", value: self.ridge_gap() },
-            Readout { key: "lasso-iterations", value: self.lasso.iterations as f64 },
+            Readout { key: "lasso-iterations", value: self.lasso_iterations as f64 },
         ]
     }
 
@@ -280,21 +333,56 @@ impl View for RegularisationView {
 
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
-        if self.ridge_gap() > AGREEMENT {
+        if self.ridge_gd_end.is_some() && self.ridge_gap() > AGREEMENT {
             let args = BTreeMap::from([
                 ("gap", format!("{:.1e}", self.ridge_gap())),
                 ("iterations", RIDGE_GD_ITERATIONS.to_string()),
             ]);
             messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });
         }
-        if let Termination::Diverged { iteration } = self.ridge_gd_end {
+        if let Some(Termination::Diverged { iteration }) = self.ridge_gd_end {
             let args = BTreeMap::from([("method", "BGD".to_owned()), ("iteration", iteration.to_string())]);
             messages.push(Message { code: "diverged".into(), args, warning: true });
         }
-        if !self.lasso.converged {
+        if self.lasso_done() && !self.lasso.converged {
             messages.push(Message { code: "lasso-slow".into(), args: BTreeMap::new(), warning: false });
         }
         messages
+    }
+
+    /// ISTA at λ first, then ridge by GD, then the lasso path, `budget` iterations at most.
+    fn work(&mut self, budget: usize) -> bool {
+        if self.abandoned {
+            return false;
+        }
+        let mut left = budget.max(1);
+        while left > 0 {
+            let used = if !self.lasso_done() {
+                self.work_on_lasso(left)
+            } else if self.ridge_gd_end.is_none() {
+                Ok(self.work_on_ridge_gd(left))
+            } else {
+                self.work_on_lasso_path()
+            };
+            match used {
+                Ok(0) => return false,
+                Ok(used) => left = left.saturating_sub(used),
+                // `compute` accepted these inputs, so the solvers have no reason to refuse
+                // them now; should one fail anyway, the remaining work is dropped.
+                Err(_) => {
+                    self.abandoned = true;
+                    return false;
+                }
+            }
+        }
+        self.work_progress().is_some_and(|(done, total)| done < total)
+    }
+
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        let path = self.lasso_path.iter().filter(|w| w.is_some()).count();
+        let done = usize::from(self.lasso_done()) + usize::from(self.ridge_gd_end.is_some()) + path;
+        let total = 2 + self.lasso_path.len();
+        Some((if self.abandoned { total } else { done }, total))
     }
 
     fn press(&self, settings: &mut RegularisationSettings, x: f64, y: f64) -> Result<Option<Grab>> {
@@ -317,18 +405,39 @@ mod tests {
     use super::*;
     use crate::app::PanelModel;
 
+    fn finished(query: &[(&str, &str)]) -> RegularisationPanel {
+        let mut panel = RegularisationPanel::try_default().unwrap();
+        let pairs: Vec<_> = query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert!(panel.apply_query(&pairs).is_empty());
+        while panel.work(1_000) {}
+        panel
+    }
+
     #[test]
     fn ridge_by_gd_agrees_with_the_closed_form() {
-        let panel = RegularisationPanel::try_default().unwrap();
+        let panel = finished(&[]);
         assert!(panel.view().ridge_gap() < AGREEMENT, "gap {}", panel.view().ridge_gap());
         assert!(panel.messages().is_empty(), "{:?}", panel.messages());
+        assert_eq!(panel.work_progress(), Some((2 + PATH_POINTS, 2 + PATH_POINTS)));
+    }
+
+    #[test]
+    fn the_work_comes_in_slices_and_ends_where_one_go_would() {
+        let mut panel = RegularisationPanel::try_default().unwrap();
+        let (done, total) = panel.work_progress().unwrap();
+        assert!(done < total);
+        assert!(panel.work(100));
+        while panel.work(100) {}
+        let mut whole = RegularisationPanel::try_default().unwrap();
+        while whole.work(usize::MAX) {}
+        assert_eq!(panel.view().ridge_gd(), whole.view().ridge_gd());
+        assert!((&panel.view().lasso().weights - &whole.view().lasso().weights).norm() < 1e-8);
     }
 
     #[test]
     fn a_large_lambda_zeroes_every_lasso_weight() {
-        let mut panel = RegularisationPanel::try_default().unwrap();
-        let before = panel.view().lasso_zeros();
-        panel.set("lambda", "1000").unwrap();
+        let before = finished(&[]).view().lasso_zeros();
+        let panel = finished(&[("lambda", "1000")]);
         assert_eq!(panel.view().lasso_zeros(), 10);
         assert!(before < 10);
     }

@@ -52,7 +52,15 @@ export async function open(env, query = '', { viewport = { width: 1100, height: 
   await page.goto(env.url + query);
   await page.waitForSelector('body[data-ready="1"]');
   await waitForDraws(page, 1);
+  await settled(page);
   return page;
+}
+
+/** Waits until work left over from the last change (computed in slices) is done. */
+export async function settled(page) {
+  await page.waitForFunction(() => document.body.dataset.working !== '1');
+  // The last slice's redraw happens at the next animation frame.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
 /** Number of times the chart has been drawn so far. */

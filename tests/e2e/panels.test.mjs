@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canvasHash, draws, open, start, waitForDraws } from './browser.mjs';
+import { canvasHash, draws, open, settled, start, waitForDraws } from './browser.mjs';
 
 /** Each panel with a good change (key, value) and a bad value for some control. */
 const PANELS = [
@@ -61,11 +61,13 @@ for (const { name, good, bad } of PANELS) {
       const n = await draws(page);
       await setText(page, ...good);
       await waitForDraws(page, n + 1);
+      await settled(page);
       const second = await canvasHash(page);
+      const drawn = await draws(page);
       assert.notEqual(second, first);
       await setText(page, ...bad);
       await page.waitForSelector(`#err-${bad[0]}:not(:empty)`);
-      assert.equal(await draws(page), n + 1, 'nothing was redrawn');
+      assert.equal(await draws(page), drawn, 'nothing was redrawn');
       assert.equal(await canvasHash(page), second);
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
@@ -180,7 +182,9 @@ describe('panel regularisation', () => {
     await page.fill('#ctl-lambda', '500');
     await page.press('#ctl-lambda', 'Enter');
     await waitForDraws(page, n + 1);
+    await settled(page);
     assert.equal(await readout(page, 'lasso-zeros'), '10');
+    assert.equal(await page.isHidden('#working'), true, 'the progress bar goes away when done');
     await page.context().close();
   });
 });
