@@ -1,0 +1,77 @@
+#![cfg(not(target_arch = "wasm32"))]
+//! Bad input on every panel (issue: "the page never shows NaN or freezes"): ill-conditioned
+//! designs — M > N, duplicate inputs, a degree-20 polynomial on [0, 1], a width of 1e-9,
+//! a single point — either give a clear typed error (the panel keeps its last good state)
+//! or a well-defined answer whose every reported number and every drawn coordinate is
+//! finite. Absurd sizes are refused with a message naming the limit.
+
+use plotters::prelude::*;
+use rvm_lab::app::{AnyPanel, PanelModel};
+use rvm_lab::plot::Labels;
+
+const NASTY: &[&[(&str, &str)]] = &[
+    &[("basis", "polynomial"), ("M", "21"), ("N", "10")],
+    &[("basis", "gaussian"), ("M", "15"), ("N", "5")],
+    &[("basis", "gaussian"), ("s", "1e-9")],
+    &[("basis", "sigmoid"), ("s", "1e-9")],
+    &[("basis", "wavelet"), ("s", "1e-9")],
+    &[("basis", "kernel"), ("N", "12"), ("s", "1e-9")],
+    &[("N", "0"), ("points", "0.5:0.1,0.5:0.9,0.5:-0.3")],
+    &[("N", "1")],
+    &[("noise", "0")],
+    &[("basis", "bspline"), ("degree", "5"), ("M", "10")],
+    &[("basis", "fourier"), ("M", "19"), ("N", "8")],
+];
+
+fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
+    query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+fn svg_of(panel: &AnyPanel) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, 600)).into_drawing_area();
+        panel.draw(&root, 1.0, &Labels::default()).expect("drawing succeeds");
+    }
+    svg
+}
+
+#[test]
+fn ill_conditioned_designs_give_an_error_or_finite_numbers() {
+    for name in AnyPanel::NAMES {
+        for query in NASTY {
+            let mut panel = AnyPanel::new(name).unwrap();
+            let notices = panel.apply_query(&pairs(query));
+            while panel.work(1_000_000) {}
+            for readout in panel.readouts() {
+                assert!(readout.value.is_finite(), "{name} {query:?}: {} = {}", readout.key, readout.value);
+            }
+            for table in panel.tables() {
+                for cell in table.rows.iter().flatten() {
+                    if let rvm_lab::app::Cell::Number(v) = cell {
+                        assert!(v.is_finite(), "{name} {query:?}: table {}", table.key);
+                    }
+                }
+            }
+            let svg = svg_of(&panel);
+            assert!(!svg.contains("NaN") && !svg.contains("inf"), "{name} {query:?} drew a non-finite coordinate");
+            // Whatever was refused is said, in a message naming the value.
+            for notice in notices {
+                assert!(!notice.error.to_string().is_empty());
+            }
+        }
+    }
+}
+
+#[test]
+fn absurd_sizes_are_refused_naming_the_limit() {
+    for name in AnyPanel::NAMES {
+        let mut panel = AnyPanel::new(name).unwrap();
+        let before = panel.query();
+        let error = panel.set("M", "1000000").unwrap_err().to_string();
+        assert!(error.starts_with("M must be a whole number from 1 to "), "{name}: {error}");
+        let error = panel.set("N", "10000000").unwrap_err().to_string();
+        assert!(error.starts_with("N must be a whole number from 0 to "), "{name}: {error}");
+        assert_eq!(panel.query(), before, "{name}: the state is kept");
+    }
+}
