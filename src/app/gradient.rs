@@ -9,9 +9,9 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use super::params::{Control, ParamSpec, parse_integer, parse_real};
-use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
+use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
@@ -77,58 +77,59 @@ impl Default for GradientSettings {
 /// Key of the starting point, `w0:w1` in the URL.
 const START_KEY: &str = "start";
 
-impl Settings for GradientSettings {
-    fn params(&self) -> Vec<ParamSpec> {
-        let mut params = self.basis.params();
-        params.extend_from_slice(OWN_PARAMS);
-        params.extend(self.data.params());
-        params
+impl ModelSettings for GradientSettings {
+    fn basis(&self) -> &BasisParams {
+        &self.basis
+    }
+    fn data(&self) -> &DataParams {
+        &self.data
+    }
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+    fn own_params(&self) -> Vec<ParamSpec> {
+        OWN_PARAMS.to_vec()
     }
 
-    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
-        match key {
-            "rate" => self.rate = ensure_positive("η", parse_real("η", text)?)?,
-            "epochs" => self.epochs = parse_integer("epochs", text, 1, MAX_EPOCHS)? as usize,
-            "batch" => self.batch = parse_integer("b", text, 1, crate::data::MAX_POINTS as u64)? as usize,
-            "shuffle" => self.shuffle = parse_integer("shuffle", text, 0, u64::from(u32::MAX))?,
-            START_KEY => {
-                self.start = match text.split_once(':') {
-                    Some((a, b)) => Some((parse_real("w₀", a)?, parse_real("w₁", b)?)),
-                    None if text.trim().is_empty() => None,
-                    None => return Err(crate::Error::NotFinite { name: "start".into(), value: text.into() }),
-                }
-            }
-            _ => {
-                assign_in(&mut [&mut self.basis, &mut self.data], key, text)?;
-                if self.basis.value(key).is_some() {
-                    self.start = None;
-                }
-            }
-        }
-        Ok(())
+    fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let result = match key {
+            "rate" => parse_real("η", text).and_then(|v| ensure_positive("η", v)).map(|v| self.rate = v),
+            "epochs" => parse_integer("epochs", text, 1, MAX_EPOCHS).map(|e| self.epochs = e as usize),
+            "batch" => parse_integer("b", text, 1, crate::data::MAX_POINTS as u64).map(|b| self.batch = b as usize),
+            "shuffle" => parse_integer("shuffle", text, 0, u64::from(u32::MAX)).map(|s| self.shuffle = s),
+            START_KEY => parse_start(text).map(|start| self.start = start),
+            _ => return None,
+        };
+        Some(result)
     }
 
-    fn value(&self, key: &str) -> Option<String> {
+    fn value_own(&self, key: &str) -> Option<String> {
         match key {
             "rate" => Some(self.rate.to_string()),
             "epochs" => Some(self.epochs.to_string()),
             "batch" => Some(self.batch.to_string()),
             "shuffle" => Some(self.shuffle.to_string()),
             START_KEY => Some(self.start.map_or_else(String::new, |(a, b)| format!("{a}:{b}"))),
-            _ => value_in(&[&self.basis, &self.data], key),
+            _ => None,
         }
     }
 
-    fn hidden_keys(&self) -> Vec<&'static str> {
-        let mut keys = self.data.hidden_keys();
-        if self.start.is_some() {
-            keys.push(START_KEY);
-        }
-        keys
+    fn hidden_own(&self) -> Vec<&'static str> {
+        if self.start.is_some() { vec![START_KEY] } else { vec![] }
     }
 
-    fn is_active(&self, key: &str) -> bool {
-        self.basis.is_active(key)
+    /// A new basis makes the old starting weights meaningless.
+    fn basis_changed(&mut self) {
+        self.start = None;
+    }
+}
+
+/// Parses the starting weights `w0:w1` (empty: start at 0).
+fn parse_start(text: &str) -> Result<Option<(f64, f64)>> {
+    match text.split_once(':') {
+        Some((a, b)) => Ok(Some((parse_real("w₀", a)?, parse_real("w₁", b)?))),
+        None if text.trim().is_empty() => Ok(None),
+        None => Err(crate::Error::NotFinite { name: "start".into(), value: text.into() }),
     }
 }
 

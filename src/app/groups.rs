@@ -227,6 +227,72 @@ impl ParamGroup for BasisParams {
     }
 }
 
+/// Settings made of a basis, the data, and a panel's own parameters (shown between the
+/// two). Every such type is a [`Settings`](super::Settings) through the impl below, so
+/// the panels write only what is their own.
+pub trait ModelSettings: Clone + Default {
+    /// The basis group.
+    fn basis(&self) -> &BasisParams;
+    /// The data group.
+    fn data(&self) -> &DataParams;
+    /// Both groups, mutably.
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams);
+    /// The panel's own parameters.
+    fn own_params(&self) -> Vec<ParamSpec> {
+        vec![]
+    }
+    /// Sets one of the panel's own parameters; `None` if `key` is not one.
+    fn assign_own(&mut self, _key: &str, _text: &str) -> Option<Result<()>> {
+        None
+    }
+    /// One of the panel's own values; `None` if `key` is not one.
+    fn value_own(&self, _key: &str) -> Option<String> {
+        None
+    }
+    /// The panel's own state without a control, when set.
+    fn hidden_own(&self) -> Vec<&'static str> {
+        vec![]
+    }
+    /// Called after a basis parameter changed (the functions may have been renumbered).
+    fn basis_changed(&mut self) {}
+}
+
+impl<T: ModelSettings> super::Settings for T {
+    fn params(&self) -> Vec<ParamSpec> {
+        let mut params = self.basis().params();
+        params.extend(self.own_params());
+        params.extend(self.data().params());
+        params
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+        if let Some(result) = self.assign_own(key, text) {
+            return result;
+        }
+        let (basis, data) = self.groups_mut();
+        let is_basis = basis.value(key).is_some();
+        assign_in(&mut [basis, data], key, text)?;
+        if is_basis {
+            self.basis_changed();
+        }
+        Ok(())
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        self.value_own(key).or_else(|| value_in(&[self.basis(), self.data()], key))
+    }
+
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        let mut keys = self.data().hidden_keys();
+        keys.extend(self.hidden_own());
+        keys
+    }
+
+    fn is_active(&self, key: &str) -> bool {
+        self.basis().is_active(key)
+    }
+}
+
 /// Asks each group in turn to assign `key`; [`Error::UnknownParameter`] if none owns it.
 pub fn assign_in(groups: &mut [&mut dyn ParamGroup], key: &str, text: &str) -> Result<()> {
     for group in groups.iter_mut() {

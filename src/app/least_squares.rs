@@ -6,9 +6,8 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
-use super::params::ParamSpec;
-use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::{Dataset, Sinusoid};
 use crate::error::Result;
@@ -44,23 +43,15 @@ impl Default for LeastSquaresSettings {
     }
 }
 
-impl Settings for LeastSquaresSettings {
-    fn params(&self) -> Vec<ParamSpec> {
-        let mut params = self.basis.params();
-        params.extend(self.data.params());
-        params
+impl ModelSettings for LeastSquaresSettings {
+    fn basis(&self) -> &BasisParams {
+        &self.basis
     }
-    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
-        assign_in(&mut [&mut self.basis, &mut self.data], key, text)
+    fn data(&self) -> &DataParams {
+        &self.data
     }
-    fn value(&self, key: &str) -> Option<String> {
-        value_in(&[&self.basis, &self.data], key)
-    }
-    fn hidden_keys(&self) -> Vec<&'static str> {
-        self.data.hidden_keys()
-    }
-    fn is_active(&self, key: &str) -> bool {
-        self.basis.is_active(key)
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
     }
 }
 

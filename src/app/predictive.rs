@@ -5,9 +5,9 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use super::params::{Control, ParamSpec, parse_real};
-use super::{Panel, Readout, Settings, View};
+use super::{Panel, Readout, View};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::Sinusoid;
@@ -48,37 +48,34 @@ impl Default for PredictiveSettings {
     }
 }
 
-impl Settings for PredictiveSettings {
-    fn params(&self) -> Vec<ParamSpec> {
-        let mut params = self.basis.params();
-        params.extend_from_slice(PRECISIONS);
-        params.extend(self.data.params());
-        params
+impl ModelSettings for PredictiveSettings {
+    fn basis(&self) -> &BasisParams {
+        &self.basis
     }
-
-    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
-        match key {
-            "alpha" => self.alpha = ensure_positive("α", parse_real("α", text)?)?,
-            "beta" => self.beta = ensure_positive("β", parse_real("β", text)?)?,
-            _ => return assign_in(&mut [&mut self.basis, &mut self.data], key, text),
-        }
-        Ok(())
+    fn data(&self) -> &DataParams {
+        &self.data
     }
-
-    fn value(&self, key: &str) -> Option<String> {
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+    fn own_params(&self) -> Vec<ParamSpec> {
+        PRECISIONS.to_vec()
+    }
+    fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let slot = match key {
+            "alpha" => &mut self.alpha,
+            "beta" => &mut self.beta,
+            _ => return None,
+        };
+        let symbol = if key == "alpha" { "α" } else { "β" };
+        Some(parse_real(symbol, text).and_then(|v| ensure_positive(symbol, v)).map(|v| *slot = v))
+    }
+    fn value_own(&self, key: &str) -> Option<String> {
         match key {
             "alpha" => Some(self.alpha.to_string()),
             "beta" => Some(self.beta.to_string()),
-            _ => value_in(&[&self.basis, &self.data], key),
+            _ => None,
         }
-    }
-
-    fn hidden_keys(&self) -> Vec<&'static str> {
-        self.data.hidden_keys()
-    }
-
-    fn is_active(&self, key: &str) -> bool {
-        self.basis.is_active(key)
     }
 }
 

@@ -8,9 +8,9 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use super::params::{Control, ParamSpec, parse_real};
-use super::{Cell, Grab, Message, Panel, Readout, Settings, Table, View};
+use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
@@ -66,31 +66,27 @@ impl Default for RegularisationSettings {
     }
 }
 
-impl Settings for RegularisationSettings {
-    fn params(&self) -> Vec<ParamSpec> {
-        let mut params = self.basis.params();
-        params.push(LAMBDA);
-        params.extend(self.data.params());
-        params
+impl ModelSettings for RegularisationSettings {
+    fn basis(&self) -> &BasisParams {
+        &self.basis
     }
-    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
-        match key {
-            "lambda" => self.lambda = ensure_positive("λ", parse_real("λ", text)?)?,
-            _ => assign_in(&mut [&mut self.basis, &mut self.data], key, text)?,
-        }
-        Ok(())
+    fn data(&self) -> &DataParams {
+        &self.data
     }
-    fn value(&self, key: &str) -> Option<String> {
-        match key {
-            "lambda" => Some(self.lambda.to_string()),
-            _ => value_in(&[&self.basis, &self.data], key),
-        }
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
     }
-    fn hidden_keys(&self) -> Vec<&'static str> {
-        self.data.hidden_keys()
+    fn own_params(&self) -> Vec<ParamSpec> {
+        vec![LAMBDA]
     }
-    fn is_active(&self, key: &str) -> bool {
-        self.basis.is_active(key)
+    fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        (key == "lambda").then(|| {
+            self.lambda = ensure_positive("λ", parse_real("λ", text)?)?;
+            Ok(())
+        })
+    }
+    fn value_own(&self, key: &str) -> Option<String> {
+        (key == "lambda").then(|| self.lambda.to_string())
     }
 }
 

@@ -78,19 +78,13 @@ fn ratio(num: f64, den: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basis::test_support::assert_all_close;
 
     fn at(degree: usize, count: usize, (lo, hi): (f64, f64), x: f64) -> Vec<f64> {
         let spline = BSpline::new(degree, count, Domain { lo, hi });
         let mut out = vec![f64::NAN; count];
         spline.eval_into(x, &mut out);
         out
-    }
-
-    fn assert_all_close(got: &[f64], want: &[f64]) {
-        assert_eq!(got.len(), want.len());
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-15, "got {got:?}, want {want:?}");
-        }
     }
 
     #[test]

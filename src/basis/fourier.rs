@@ -47,18 +47,12 @@ impl Fourier {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::basis::test_support::assert_all_close;
 
     fn at(count: usize, period: f64, x: f64) -> Vec<f64> {
         let mut out = vec![0.0; count];
         Fourier::new(count, period).eval_into(x, &mut out);
         out
-    }
-
-    fn assert_all_close(got: &[f64], want: &[f64]) {
-        assert_eq!(got.len(), want.len());
-        for (g, w) in got.iter().zip(want) {
-            assert!((g - w).abs() < 1e-15, "got {got:?}, want {want:?}");
-        }
     }
 
     #[test]

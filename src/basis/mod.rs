@@ -446,6 +446,18 @@ pub fn evenly_spaced(lo: f64, hi: f64, k: usize) -> Vec<f64> {
     }
 }
 
+/// Helpers shared by the families' unit tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    /// Asserts that `got` and `want` agree entry by entry to 1e-15.
+    pub fn assert_all_close(got: &[f64], want: &[f64]) {
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-15, "got {got:?}, want {want:?}");
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
