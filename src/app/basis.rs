@@ -102,7 +102,9 @@ fn parse_moved(text: &str) -> Result<BTreeMap<usize, f64>> {
         .map(|pair| {
             let (j, mu) =
                 pair.split_once(':').ok_or_else(|| Error::NotFinite { name: "centre".into(), value: pair.into() })?;
-            Ok((parse_integer("j", j, 0, MAX_BASIS_FUNCTIONS as u64)? as usize, parse_real("μ", mu)?))
+            // A centre is kept on the input range, where its handle can be seen and grabbed.
+            let mu = parse_real("μ", mu)?.clamp(X_RANGE.0, X_RANGE.1);
+            Ok((parse_integer("j", j, 0, MAX_BASIS_FUNCTIONS as u64)? as usize, mu))
         })
         .collect()
 }
@@ -138,8 +140,7 @@ impl View for BasisView {
         let values = curves.iter().flatten().copied();
         let (lo, hi) = crate::plot::fit::widen(values, (0.0, 1.0), 0.0);
         let pad = 0.08 * (hi - lo);
-        let scene =
-            BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug, grabbed: None };
+        let scene = BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug };
         Ok(Self { scene, m: basis.len(), family })
     }
 
@@ -170,7 +171,7 @@ impl View for BasisView {
 
     /// Moves grabbed centre `grab` to x.
     fn drag(&self, settings: &mut BasisSettings, grab: Grab, x: f64, _y: f64) -> Result<()> {
-        settings.moved.insert(grab, (x * 1e4).round() / 1e4);
+        settings.moved.insert(grab, ((x * 1e4).round() / 1e4).clamp(X_RANGE.0, X_RANGE.1));
         Ok(())
     }
 }
@@ -211,6 +212,14 @@ mod tests {
         // Changing M renumbers the functions, so the moved centre is dropped.
         panel.set("M", "5").unwrap();
         assert_eq!(panel.value("centres").as_deref(), Some(""));
+    }
+
+    #[test]
+    fn a_centre_stays_on_the_input_range() {
+        let mut panel = BasisPanel::try_default().unwrap();
+        panel.set("centres", "2:5,3:-1").unwrap();
+        let centres: Vec<f64> = panel.view().scene().handles.iter().map(|h| h.1).collect();
+        assert_eq!(centres, vec![0.0, 0.2, 1.0, 0.0, 0.8, 1.0]);
     }
 
     #[test]

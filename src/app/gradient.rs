@@ -22,7 +22,8 @@ use crate::plot::surface::{Surface, draw_bands};
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
 
 /// Colours of BGD, SGD and MBGD.
-const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0x00, 0x9E, 0x73)];
+/// (MBGD is reddish purple, not green: the dashed green curve is the truth sin 2πx.)
+const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0xCC, 0x79, 0xA7)];
 /// Names of the three methods as the lecture abbreviates them (the same in both languages).
 const NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
 /// Most epochs: with N ≤ 200 a run is at most 40 000 updates, each costing O(N·M).
@@ -337,8 +338,9 @@ impl View for GradientView {
         vec![
             LegendEntry { key: "bgd", colour: "#0072b2", mark: Mark::Line },
             LegendEntry { key: "sgd", colour: "#d55e00", mark: Mark::Line },
-            LegendEntry { key: "mbgd", colour: "#009e73", mark: Mark::Line },
+            LegendEntry { key: "mbgd", colour: "#cc79a7", mark: Mark::Line },
             LegendEntry { key: "least-squares", colour: "#222222", mark: Mark::Dashed },
+            LegendEntry { key: "truth", colour: "#009e73", mark: Mark::Dashed },
             LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
         ]
     }

@@ -228,7 +228,7 @@ fn path_chart(
     let y = widen(fitted.iter().flat_map(|(_, w)| w.iter().copied()), (-0.1, 0.1), 0.0);
     let pad = 0.05 * (y.1 - y.0);
     LineChart {
-        x_range: LN_LAMBDA_RANGE,
+        x_range: (ln_lambdas[0], ln_lambdas[ln_lambdas.len() - 1]),
         y_range: (y.0 - pad, y.1 + pad),
         x_name: ("ln-lambda", "ln λ"),
         y_name: ("weight", "wⱼ"),
@@ -247,7 +247,9 @@ impl View for RegularisationView {
         let basis = settings.basis.basis(&data.x)?;
         let phi = basis.design_matrix(&data.x)?;
         let lambda = settings.lambda;
-        let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0, LN_LAMBDA_RANGE.1, PATH_POINTS);
+        // The paths span LN_LAMBDA_RANGE, widened to hold the current λ and its marker.
+        let ln_lambda = lambda.ln();
+        let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0.min(ln_lambda), LN_LAMBDA_RANGE.1.max(ln_lambda), PATH_POINTS);
         // Batch GD on E_D + λ/2‖w‖² with step 1/(L + λ), L = σ_max(Φ)²: stable and monotone.
         let gd = GradientDescentSettings {
             schedule: Schedule::Batch,
@@ -428,6 +430,13 @@ mod tests {
         while whole.work(usize::MAX) {}
         assert_eq!(panel.view().ridge_gd(), whole.view().ridge_gd());
         assert!((&panel.view().lasso().weights - &whole.view().lasso().weights).norm() < 1e-8);
+    }
+
+    #[test]
+    fn the_paths_reach_a_lambda_outside_their_usual_range() {
+        let panel = finished(&[("lambda", "1000")]);
+        let ln = panel.view().ln_lambdas.clone();
+        assert_eq!((ln[0], ln[ln.len() - 1]), (LN_LAMBDA_RANGE.0, 1000f64.ln()));
     }
 
     #[test]

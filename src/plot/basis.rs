@@ -23,8 +23,6 @@ pub struct BasisScene {
     pub handles: Vec<(usize, f64)>,
     /// Training inputs (the kernel basis is centred on them), drawn as a rug.
     pub rug: Vec<f64>,
-    /// The handle being dragged, if any.
-    pub grabbed: Option<usize>,
 }
 
 /// Colour of curve `j`: the Okabe–Ito colours in turn.
@@ -53,10 +51,8 @@ pub fn draw<DB: DrawingBackend>(
         Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: labels.text("phi", "φⱼ(x)"), title: None };
     let mut chart = axes(root, &spec, scale)?;
     for (j, values) in scene.curves.iter().enumerate() {
-        let width =
-            if scene.grabbed.is_some_and(|g| scene.handles.get(g).is_some_and(|h| h.0 == j)) { 4.0 } else { 2.0 };
         let points: Vec<(f64, f64)> = scene.grid.iter().copied().zip(values.iter().copied()).collect();
-        line(&mut chart, &points, curve_colour(j).stroke_width(px(width, scale)))?;
+        line(&mut chart, &points, curve_colour(j).stroke_width(px(2.0, scale)))?;
     }
     let (y0, y1) = scene.y_range;
     let foot = y0 + 0.03 * (y1 - y0);
