@@ -99,6 +99,27 @@ impl Posterior {
         Ok(Self { hyper, precision, mean, log_evidence })
     }
 
+    /// The prior N(w | 0, α⁻¹I) over M weights: the posterior before any data (PRML 3.52),
+    /// whose evidence is 1 (ln p = 0: there is nothing to explain).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for M = 0.
+    pub fn prior(m: usize, hyper: Hyperparameters) -> Result<Self> {
+        if m == 0 {
+            let bound = crate::error::Bound::WholeBetween { min: 1, max: crate::basis::MAX_BASIS_FUNCTIONS as u64 };
+            return Err(Error::OutOfRange { name: "M", value: "0".into(), bound });
+        }
+        let precision = CholeskyFactor::new(DMatrix::identity(m, m) * hyper.alpha, PRECISION)?;
+        Ok(Self { hyper, precision, mean: DVector::zeros(m), log_evidence: 0.0 })
+    }
+
+    /// ln N(w | m_N, S_N) = −½(w − m_N)ᵀA(w − m_N) + ½ ln|A| − M/2 ln 2π, with A = S_N⁻¹.
+    pub fn log_density(&self, w: &DVector<f64>) -> f64 {
+        let m = self.mean.len() as f64;
+        -0.5 * self.precision.quadratic_form(&(w - &self.mean)) + 0.5 * self.precision.ln_determinant()
+            - 0.5 * m * std::f64::consts::TAU.ln()
+    }
+
     /// The hyperparameters the posterior was computed with.
     pub fn hyperparameters(&self) -> Hyperparameters {
         self.hyper
@@ -180,6 +201,17 @@ mod tests {
         let p = post.predict(&DVector::from_element(1, 1.0));
         assert!((p.variance - 4.0 / 3.0).abs() < 1e-15);
         assert!((post.covariance()[(0, 0)] - 1.0 / 3.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn prior_and_density_by_hand() {
+        // Prior with α = 4 over M = 2: N(w | 0, I/4); at w = (1, 0): ln = −½·4 + ½ ln 16 − ln 2π.
+        let prior = Posterior::prior(2, Hyperparameters::new(4.0, 1.0).unwrap()).unwrap();
+        let w = DVector::from_vec(vec![1.0, 0.0]);
+        let expected = -2.0 + 0.5 * 16f64.ln() - std::f64::consts::TAU.ln();
+        assert!((prior.log_density(&w) - expected).abs() < 1e-14);
+        assert_eq!(prior.log_evidence(), 0.0);
+        assert_eq!(Posterior::prior(0, Hyperparameters::new(1.0, 1.0).unwrap()).unwrap_err().code(), "out-of-range");
     }
 
     #[test]

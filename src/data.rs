@@ -96,6 +96,43 @@ impl Sinusoid {
     }
 }
 
+/// The straight line of PRML Fig 3.7: xₙ ~ U(−1, 1), tₙ = a₀ + a₁xₙ + εₙ with
+/// a₀ = −0.3, a₁ = 0.5 and εₙ ~ N(0, σ²).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StraightLine {
+    /// Number of points N.
+    pub n: usize,
+    /// Standard deviation σ of the noise (PRML: 0.2).
+    pub noise: f64,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+impl StraightLine {
+    /// The true weights (a₀, a₁).
+    pub const WEIGHTS: (f64, f64) = (-0.3, 0.5);
+
+    /// The noise-free line a₀ + a₁x.
+    pub fn truth(x: f64) -> f64 {
+        Self::WEIGHTS.0 + Self::WEIGHTS.1 * x
+    }
+
+    /// Draws the data set.
+    ///
+    /// # Errors
+    /// As [`Sinusoid::generate`].
+    pub fn generate(&self) -> Result<Dataset> {
+        let unit = Sinusoid { n: self.n, noise: 0.0, seed: self.seed }.generate()?;
+        let noise = ensure_non_negative("σ", self.noise)?;
+        let normal =
+            Normal::new(0.0, noise).map_err(|_| Error::NotFinite { name: "σ".into(), value: noise.to_string() })?;
+        let mut rng = Pcg64::seed_from_u64(self.seed ^ 0x5EED_0003);
+        let x: Vec<f64> = unit.x.iter().map(|&u| 2.0 * u - 1.0).collect();
+        let t = x.iter().map(|&xn| Self::truth(xn) + normal.sample(&mut rng)).collect();
+        Ok(Dataset { x, t })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +164,15 @@ mod tests {
         let sd = (r.iter().map(|e| (e - mean).powi(2)).sum::<f64>() / (r.len() - 1) as f64).sqrt();
         assert!((sd - 0.3).abs() < 0.009, "sd = {sd}");
         assert!(mean.abs() < 0.01, "mean = {mean}");
+    }
+
+    #[test]
+    fn the_straight_line_lies_on_its_truth_without_noise() {
+        let d = StraightLine { n: 20, noise: 0.0, seed: 4 }.generate().unwrap();
+        assert!(d.x.iter().all(|x| (-1.0..1.0).contains(x)));
+        for (x, t) in d.x.iter().zip(&d.t) {
+            assert!((t - (-0.3 + 0.5 * x)).abs() < 1e-15);
+        }
     }
 
     #[test]

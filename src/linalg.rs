@@ -65,6 +65,12 @@ impl CholeskyFactor {
         x
     }
 
+    /// The quadratic form `vᵀAv = ‖Lᵀv‖²`, from the lower triangle of L.
+    pub fn quadratic_form(&self, v: &DVector<f64>) -> f64 {
+        let l = self.chol.l_dirty();
+        (0..v.len()).map(|j| (j..v.len()).map(|i| l[(i, j)] * v[i]).sum::<f64>().powi(2)).sum()
+    }
+
     /// `ln|A| = 2 Σᵢ ln Lᵢᵢ`.
     pub fn ln_determinant(&self) -> f64 {
         self.chol.ln_determinant()
@@ -91,6 +97,7 @@ mod tests {
         let f = CholeskyFactor::new(a.clone(), "A").unwrap();
         let inv = a.clone().try_inverse().unwrap();
         assert!((f.solve(&b) - &inv * &b).norm() < 1e-14);
+        assert!((f.quadratic_form(&b) - b.dot(&(&a * &b))).abs() < 1e-13);
         let quad = f.solve_lower(&b).norm_squared();
         assert!((quad - b.dot(&(&inv * &b))).abs() < 1e-14);
         assert!((f.ln_determinant() - a.determinant().ln()).abs() < 1e-13);

@@ -68,10 +68,15 @@ fn absurd_sizes_are_refused_naming_the_limit() {
     for name in AnyPanel::NAMES {
         let mut panel = AnyPanel::new(name).unwrap();
         let before = panel.query();
-        let error = panel.set("M", "1000000").unwrap_err().to_string();
-        assert!(error.starts_with("M must be a whole number from 1 to "), "{name}: {error}");
-        let error = panel.set("N", "10000000").unwrap_err().to_string();
-        assert!(error.starts_with("N must be a whole number from 0 to "), "{name}: {error}");
+        let keys: Vec<_> = panel.params().iter().map(|p| p.key).collect();
+        for (key, absurd) in [("M", "1000000"), ("N", "10000000")] {
+            if !keys.contains(&key) {
+                continue;
+            }
+            let error = panel.set(key, absurd).unwrap_err().to_string();
+            assert!(error.starts_with(&format!("{key} must be a whole number from ")), "{name}: {error}");
+            assert!(error.ends_with(&format!(", but is {absurd}")), "{name}: {error}");
+        }
         assert_eq!(panel.query(), before, "{name}: the state is kept");
     }
 }

@@ -165,7 +165,7 @@ function buildControl({ key, control }) {
   number.autocomplete = 'off';
   number.spellcheck = false;
   const log = control.type === 'real' && control.log;
-  if (control.type === 'integer') {
+  if (control.type === 'integer' || control.type === 'steps') {
     Object.assign(range, { min: control.min, max: control.max, step: 1 });
   } else if (log) {
     Object.assign(range, { min: Math.log10(control.min), max: Math.log10(control.max), step: 0.01 });
@@ -184,8 +184,27 @@ function buildControl({ key, control }) {
     setParamSoon(key, text);
   });
   number.addEventListener('change', () => setParam(key, number.value));
-  box.append(label, range, number, error);
+  box.append(label, range, number);
+  if (control.type === 'steps') box.append(presetButtons(key, control.presets));
+  box.append(error);
   return box;
+}
+
+/** Buttons that set `key` to each of `values` (e.g. N = 1, 2, 4, 25 of PRML Fig 3.8). */
+function presetButtons(key, values) {
+  const group = document.createElement('div');
+  group.className = 'presets';
+  group.setAttribute('role', 'group');
+  group.dataset.i18nLabel = `presets.${key}`;
+  for (const value of values) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = String(value);
+    button.dataset.value = String(value);
+    button.addEventListener('click', () => setParam(key, String(value)));
+    group.append(button);
+  }
+  return group;
 }
 
 /** Shows each parameter's current value in its control. */
@@ -310,6 +329,7 @@ function applyLanguage() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('app.title');
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
   $('#panel-title').textContent = t(`panel.${state.panel}`);
   $('#panel-intro').textContent = t(`panel.${state.panel}.intro`);
   $('#chart').setAttribute('aria-label', t(`panel.${state.panel}.chart`));
@@ -587,6 +607,8 @@ function advance(steps) {
   } catch {
     return false;
   }
+  syncControls();
+  writeUrl();
   schedule();
   return more;
 }

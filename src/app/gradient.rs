@@ -18,8 +18,8 @@ use crate::error::{Result, ensure_positive};
 use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, Termination, iterations_per_epoch};
 use crate::linear::least_squares;
 use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::surface::{Surface, draw_bands};
-use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
+use crate::plot::surface::{Surface, SurfaceChart, SurfacePath};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette};
 
 /// Colours of BGD, SGD and MBGD.
 /// (MBGD is reddish purple, not green: the dashed green curve is the truth sin 2πx.)
@@ -230,26 +230,21 @@ impl GradientView {
     }
 
     /// The weight plane: error bands, the three paths so far, the least-squares point.
-    fn draw_weights<DB: DrawingBackend>(
-        &self,
-        area: &DrawingArea<DB, Shift>,
-        surface: &Surface,
-        scale: f64,
-    ) -> Result<PlotArea> {
-        let spec = Axes { x: surface.x_range, y: surface.y_range, x_name: "w₀", y_name: "w₁", title: None };
-        let mut chart = axes(area, &spec, scale)?;
-        draw_bands(&mut chart, surface)?;
-        for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs.len()) {
-            let points: Vec<(f64, f64)> = self.visible(k).0.iter().map(|w| (w[0], w[1])).collect();
-            line(&mut chart, &points, colour.stroke_width(px(1.5, scale)))?;
-            if let Some(&last) = points.last() {
-                chart.draw_series([Circle::new(last, px(4.0, scale), colour.filled())]).map_err(drawing_error)?;
-            }
+    fn weight_chart(&self, surface: &Surface) -> SurfaceChart {
+        let paths = COLOURS
+            .into_iter()
+            .enumerate()
+            .take(self.runs.len())
+            .map(|(k, colour)| SurfacePath { points: self.visible(k).0.iter().map(|w| (w[0], w[1])).collect(), colour })
+            .collect();
+        SurfaceChart {
+            surface: surface.clone(),
+            x_name: ("w0", "w₀"),
+            y_name: ("w1", "w₁"),
+            title: None,
+            paths,
+            crosses: vec![(self.least_squares[0], self.least_squares[1])],
         }
-        let ls = (self.least_squares[0], self.least_squares[1]);
-        let cross = Cross::new(ls, px(7.0, scale), palette::INK.stroke_width(px(2.5, scale)));
-        chart.draw_series([cross]).map_err(drawing_error)?;
-        Ok(area_of(&chart))
     }
 }
 
@@ -323,7 +318,7 @@ impl View for GradientView {
         let (left, right) = crate::plot::split_pair(&bottom, scale, 0.5);
         let data_area = self.data_chart().draw(&right, scale, labels)?;
         let area = match &self.surface {
-            Some(surface) => self.draw_weights(&left, surface, scale)?,
+            Some(surface) => self.weight_chart(surface).draw(&left, scale, labels)?,
             None => data_area,
         };
         root.present().map_err(drawing_error)?;

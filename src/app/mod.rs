@@ -21,6 +21,7 @@ pub mod params;
 pub mod predictive;
 pub mod regularisation;
 pub mod report;
+pub mod sequential;
 
 pub use params::{Control, Notice, ParamSpec};
 pub use predictive::{PredictivePanel, PredictiveSettings, PredictiveView};
@@ -118,6 +119,11 @@ pub trait View: Sized {
     }
     /// Back to the first frame of the animation.
     fn rewind(&mut self) {}
+    /// The setting that records the animation's frame, and its value now (so that the URL
+    /// follows the animation), if the frame is part of the state.
+    fn cursor(&self) -> Option<(&'static str, String)> {
+        None
+    }
     /// Continues work left over from [`View::compute`] (a long computation done in
     /// slices, one per frame), for at most `budget` units; `true` while more remains.
     fn work(&mut self, _budget: usize) -> bool {
@@ -179,6 +185,16 @@ impl<V: View> Panel<V> {
         self.view = V::compute(&settings)?;
         self.settings = settings;
         Ok(outcome)
+    }
+}
+
+impl<V: View> Panel<V> {
+    /// Writes the animation's frame into the settings, without recomputing.
+    fn follow_cursor(&mut self) {
+        if let Some((key, value)) = self.view.cursor() {
+            // The view reports a frame it can show, which the setting always admits.
+            let _ = self.settings.assign(key, &value);
+        }
     }
 }
 
@@ -328,10 +344,13 @@ impl<V: View> PanelModel for Panel<V> {
         self.view.is_animated()
     }
     fn step(&mut self, steps: usize) -> bool {
-        self.view.step(steps)
+        let more = self.view.step(steps);
+        self.follow_cursor();
+        more
     }
     fn rewind(&mut self) {
         self.view.rewind();
+        self.follow_cursor();
     }
     fn work(&mut self, budget: usize) -> bool {
         self.view.work(budget)
@@ -373,6 +392,8 @@ pub enum AnyPanel {
     GradientDescent(Box<gradient::GradientPanel>),
     /// Ridge and lasso with their coefficient paths (F4).
     Regularisation(Box<regularisation::RegularisationPanel>),
+    /// Sequential Bayesian learning of a straight line (F5, PRML Fig 3.7).
+    Sequential(Box<sequential::SequentialPanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -384,6 +405,7 @@ macro_rules! dispatch {
             AnyPanel::LeastSquares($panel) => $body,
             AnyPanel::GradientDescent($panel) => $body,
             AnyPanel::Regularisation($panel) => $body,
+            AnyPanel::Sequential($panel) => $body,
         }
     };
 }
@@ -391,7 +413,7 @@ macro_rules! dispatch {
 impl AnyPanel {
     /// Names of the panels, as in `?panel=…`, in menu order.
     pub const NAMES: &'static [&'static str] =
-        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive"];
+        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive", "sequential"];
 
     /// The panel called `name`, with its defaults.
     ///
@@ -404,6 +426,7 @@ impl AnyPanel {
             "least-squares" => Ok(AnyPanel::LeastSquares(Box::new(Panel::try_default()?))),
             "gradient-descent" => Ok(AnyPanel::GradientDescent(Box::new(Panel::try_default()?))),
             "regularisation" => Ok(AnyPanel::Regularisation(Box::new(Panel::try_default()?))),
+            "sequential" => Ok(AnyPanel::Sequential(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }

@@ -22,6 +22,16 @@ pub enum Control {
         /// Largest admissible value.
         max: u64,
     },
+    /// A whole number like [`Control::Integer`], with buttons for the values worth showing
+    /// (e.g. the N = 1, 2, 4, 25 of PRML Fig 3.8).
+    Steps {
+        /// Smallest admissible value.
+        min: u64,
+        /// Largest value on the slider.
+        max: u64,
+        /// Values offered as buttons.
+        presets: &'static [u64],
+    },
     /// On or off (a checkbox); `1` / `0` in the URL.
     Toggle,
     /// A real number on a slider over `[min, max]` (log₁₀-scaled when `log`). The

@@ -52,9 +52,24 @@ pub fn draw<DB: DrawingBackend>(
     scale: f64,
 ) -> Result<PlotArea> {
     clear(root)?;
+    let area = draw_chart(root, scene, scale)?;
+    root.present().map_err(drawing_error)?;
+    Ok(area)
+}
+
+/// Draws the chart of `scene` onto `area` (a whole canvas or part of one), without
+/// clearing or presenting it.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    scene: &PredictiveScene,
+    scale: f64,
+) -> Result<PlotArea> {
     let (y0, y1) = scene.y_range;
     let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None };
-    let mut chart = axes(root, &spec, scale)?;
+    let mut chart = axes(area, &spec, scale)?;
 
     let clamp = |y: f64| y.clamp(y0, y1);
     for (k, colour) in [(2.0, palette::BAND_2), (1.0, palette::BAND_1)] {
@@ -70,9 +85,7 @@ pub fn draw<DB: DrawingBackend>(
     dashed(&mut chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
     line(&mut chart, &curve(&scene.mean), palette::MEAN.stroke_width(px(2.5, scale)))?;
     dots(&mut chart, &scene.points, palette::DATA, scale)?;
-    let area = area_of(&chart);
-    root.present().map_err(drawing_error)?;
-    Ok(area)
+    Ok(area_of(&chart))
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 //! paths on top (gradient-descent iterates over the error surface; later the
 //! re-estimation paths over the evidence surface).
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 
-use super::{Chart, drawing_error};
+use super::{Axes, Chart, Labels, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::error::Result;
 
 /// A scalar field z(x, y) on an nx × ny grid of cell centres.
@@ -34,6 +35,16 @@ impl Surface {
             .map(|(ix, iy)| f(centre(x_range, ix, nx), centre(y_range, iy, ny)))
             .collect();
         Self { x_range, y_range, nx, ny, values, levels: vec![] }
+    }
+
+    /// `bands` evenly spaced band edges between the minimum and the maximum.
+    pub fn with_linear_levels(mut self, bands: usize) -> Self {
+        let finite = self.values.iter().copied().filter(|v| v.is_finite());
+        let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        if lo.is_finite() && hi > lo && bands > 0 {
+            self.levels = (1..=bands).map(|i| lo + (hi - lo) * i as f64 / bands as f64).collect();
+        }
+        self
     }
 
     /// Band edges spaced geometrically above the minimum: min + Δ·rⁱ, so that a bowl
@@ -83,6 +94,65 @@ pub fn draw_bands<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, surface: &Surfa
     });
     chart.draw_series(cells).map_err(drawing_error)?;
     Ok(())
+}
+
+/// A path drawn over a surface: a polyline ending in a dot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SurfacePath {
+    /// The points, first to last.
+    pub points: Vec<(f64, f64)>,
+    /// Its colour.
+    #[serde(skip)]
+    pub colour: RGBColor,
+}
+
+/// A surface in bands with paths and cross marks on top (weight space, (ln α, ln β)).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct SurfaceChart {
+    /// The field.
+    pub surface: Surface,
+    /// Label keys and English text of the axis names.
+    pub x_name: (&'static str, &'static str),
+    /// Label key and English text of the y-axis name.
+    pub y_name: (&'static str, &'static str),
+    /// Label key and English text of the title, if any.
+    pub title: Option<(&'static str, &'static str)>,
+    /// Paths drawn over the bands.
+    pub paths: Vec<SurfacePath>,
+    /// Points marked with a cross (a maximum, the true weights).
+    pub crosses: Vec<(f64, f64)>,
+}
+
+impl SurfaceChart {
+    /// Draws the chart onto `area`; returns its plotting area.
+    ///
+    /// # Errors
+    /// [`crate::Error::Drawing`] if the backend fails.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<PlotArea> {
+        let spec = Axes {
+            x: self.surface.x_range,
+            y: self.surface.y_range,
+            x_name: labels.text(self.x_name.0, self.x_name.1),
+            y_name: labels.text(self.y_name.0, self.y_name.1),
+            title: self.title.map(|(k, english)| labels.text(k, english)),
+        };
+        let mut chart = axes(area, &spec, scale)?;
+        draw_bands(&mut chart, &self.surface)?;
+        for path in &self.paths {
+            line(&mut chart, &path.points, path.colour.stroke_width(px(1.5, scale)))?;
+            if let Some(&last) = path.points.last() {
+                chart.draw_series([Circle::new(last, px(4.0, scale), path.colour.filled())]).map_err(drawing_error)?;
+            }
+        }
+        let ink = palette::INK.stroke_width(px(2.5, scale));
+        chart.draw_series(self.crosses.iter().map(|&c| Cross::new(c, px(7.0, scale), ink))).map_err(drawing_error)?;
+        Ok(area_of(&chart))
+    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ const PANELS = [
   { name: 'least-squares', good: ['M', '7'], bad: ['M', '100000'] },
   { name: 'gradient-descent', good: ['rate', '0.02'], bad: ['rate', '0'] },
   { name: 'regularisation', good: ['lambda', '2'], bad: ['lambda', '-1'] },
+  { name: 'sequential', good: ['k', '4'], bad: ['alpha', '0'] },
 ];
 
 let env;
@@ -185,6 +186,25 @@ describe('panel regularisation', () => {
     await settled(page);
     assert.equal(await readout(page, 'lasso-zeros'), '10');
     assert.equal(await page.isHidden('#working'), true, 'the progress bar goes away when done');
+    await page.context().close();
+  });
+});
+
+describe('panel sequential', () => {
+  test('steps add points one at a time, the URL follows, presets jump', async () => {
+    const page = await open(env, '?panel=sequential&k=0');
+    const k = () => page.evaluate(() => new URLSearchParams(location.search).get('k'));
+    assert.equal(await k(), '0');
+    await page.click('#step');
+    await page.click('#step');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('k') === '2');
+    assert.equal(await page.inputValue('#ctl-k'), '2');
+    assert.equal(await readout(page, 'observed'), '2');
+    await page.click('.presets button[data-value="25"]');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('k') === '25');
+    const sd = Number(await readout(page, 'sd1'));
+    assert.ok(sd < 0.15, `sd(w₁) = ${sd} after 25 points`);
+    assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
 });
