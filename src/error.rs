@@ -6,6 +6,8 @@
 
 use thiserror::Error as ThisError;
 
+use crate::evidence::Degeneracy;
+
 /// Result type of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -77,6 +79,15 @@ pub enum Error {
         /// The iteration budget that was exhausted.
         iterations: usize,
     },
+    /// A re-estimation of α, β met an update with no finite positive value (the evidence
+    /// grows without bound as α or β → ∞).
+    #[error("re-estimation of α, β stopped at update {iteration}: {reason}")]
+    Degenerate {
+        /// The refused update, counting from 1.
+        iteration: usize,
+        /// What was wrong.
+        reason: Degeneracy,
+    },
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
@@ -94,6 +105,7 @@ impl Error {
             Error::DimensionMismatch { .. } => "dimension-mismatch",
             Error::NotPositiveDefinite { .. } => "not-positive-definite",
             Error::NotConverged { .. } => "not-converged",
+            Error::Degenerate { .. } => "degenerate",
             Error::Drawing(_) => "drawing",
         }
     }
@@ -121,6 +133,9 @@ impl Error {
             Error::NotPositiveDefinite { matrix } => vec![("matrix", (*matrix).to_owned())],
             Error::NotConverged { algorithm, iterations } => {
                 vec![("algorithm", (*algorithm).to_owned()), ("iterations", iterations.to_string())]
+            }
+            Error::Degenerate { iteration, reason } => {
+                vec![("iteration", iteration.to_string()), ("reason", reason.code().to_owned())]
             }
             Error::Drawing(message) => vec![("message", message.clone())],
         }

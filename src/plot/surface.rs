@@ -29,7 +29,6 @@ pub struct Surface {
 impl Surface {
     /// Samples `f` at the centres of an nx × ny grid over the given ranges.
     pub fn sample(x_range: (f64, f64), y_range: (f64, f64), nx: usize, ny: usize, f: impl Fn(f64, f64) -> f64) -> Self {
-        let centre = |(lo, hi): (f64, f64), i: usize, n: usize| lo + (hi - lo) * (i as f64 + 0.5) / n as f64;
         let values = (0..ny)
             .flat_map(|iy| (0..nx).map(move |ix| (ix, iy)))
             .map(|(ix, iy)| f(centre(x_range, ix, nx), centre(y_range, iy, ny)))
@@ -45,6 +44,11 @@ impl Surface {
             self.levels = (1..=bands).map(|i| lo + (hi - lo) * i as f64 / bands as f64).collect();
         }
         self
+    }
+
+    /// The centre (x, y) of cell (ix, iy), the point whose value `values[iy·nx + ix]` holds.
+    pub fn cell_centre(&self, ix: usize, iy: usize) -> (f64, f64) {
+        (centre(self.x_range, ix, self.nx), centre(self.y_range, iy, self.ny))
     }
 
     /// Band edges spaced geometrically above the minimum: min + Δ·rⁱ, so that a bowl
@@ -67,6 +71,11 @@ impl Surface {
     pub fn band(&self, z: f64) -> usize {
         self.levels.partition_point(|&level| level < z)
     }
+}
+
+/// Centre of cell `i` of `n` equal cells over `lo..hi`.
+fn centre((lo, hi): (f64, f64), i: usize, n: usize) -> f64 {
+    lo + (hi - lo) * (i as f64 + 0.5) / n as f64
 }
 
 /// Colour of band `k` of `bands`: from deep blue-grey (low) to white (high).
@@ -164,6 +173,7 @@ mod tests {
         let s = Surface::sample((0.0, 2.0), (0.0, 1.0), 2, 2, |x, y| 10.0 * y + x);
         // Centres x ∈ {0.5, 1.5}, y ∈ {0.25, 0.75}.
         assert_eq!(s.values, vec![3.0, 4.0, 8.0, 9.0]);
+        assert_eq!(s.cell_centre(1, 0), (1.5, 0.25));
     }
 
     #[test]

@@ -1,0 +1,197 @@
+//! A small reader for numeric CSV files: one header line of column names, then rows of
+//! numbers separated by commas. No quoting: a cell is the text between two commas, with
+//! surrounding spaces (and double quotes around a header name) removed. Blank lines are
+//! skipped; line numbers in messages count every line of the file from 1, the header's
+//! included.
+
+use std::path::Path;
+
+use thiserror::Error as ThisError;
+
+/// What is wrong with a CSV file, naming the file (as given) and the line.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum CsvError {
+    /// The file could not be read (missing, unreadable, not UTF-8).
+    #[error("cannot read {file}: {message}")]
+    Read {
+        /// The file as given.
+        file: String,
+        /// The operating system's reason.
+        message: String,
+    },
+    /// Nothing but blank lines.
+    #[error("{file}: the file is empty (expected a header line of column names)")]
+    Empty {
+        /// The file as given.
+        file: String,
+    },
+    /// A header and no rows.
+    #[error("{file}: no data rows after the header")]
+    NoRows {
+        /// The file as given.
+        file: String,
+    },
+    /// A cell that does not parse as a number.
+    #[error("{file} line {line}, column {column}: '{cell}' is not a number")]
+    NotANumber {
+        /// The file as given.
+        file: String,
+        /// Line number, from 1 (the header is line 1).
+        line: usize,
+        /// Column number, from 1.
+        column: usize,
+        /// The cell's text.
+        cell: String,
+    },
+    /// A cell that parses to NaN or ±∞.
+    #[error("{file} line {line}, column {column}: '{cell}' is not a finite number")]
+    NotFinite {
+        /// The file as given.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// Column number, from 1.
+        column: usize,
+        /// The cell's text.
+        cell: String,
+    },
+    /// A row whose number of cells differs from the header's.
+    #[error("{file} line {line}: {got} cells, but the header names {expected} columns")]
+    Ragged {
+        /// The file as given.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// Columns in the header.
+        expected: usize,
+        /// Cells in this row.
+        got: usize,
+    },
+    /// A column name the header does not have.
+    #[error("{file} line {line}: no column named '{name}' (the columns are: {available})")]
+    UnknownColumn {
+        /// The file as given.
+        file: String,
+        /// The header's line number.
+        line: usize,
+        /// The name asked for.
+        name: String,
+        /// The header's names, comma-separated.
+        available: String,
+    },
+}
+
+/// A numeric table read from a CSV file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// The file as given, for messages.
+    pub file: String,
+    /// Line number of the header.
+    pub header_line: usize,
+    /// Column names.
+    pub header: Vec<String>,
+    /// Rows of numbers, each as long as the header.
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl Table {
+    /// Reads and parses the file at `path`.
+    ///
+    /// # Errors
+    /// [`CsvError::Read`] if it cannot be read, else those of [`Table::parse`].
+    pub fn read(path: &Path) -> Result<Self, CsvError> {
+        let file = path.display().to_string();
+        let text =
+            std::fs::read_to_string(path).map_err(|e| CsvError::Read { file: file.clone(), message: e.to_string() })?;
+        Table::parse(&file, &text)
+    }
+
+    /// Parses `text`, naming it `file` in messages.
+    ///
+    /// # Errors
+    /// [`CsvError::Empty`], [`CsvError::NoRows`], [`CsvError::Ragged`],
+    /// [`CsvError::NotANumber`], [`CsvError::NotFinite`], each naming the file and line.
+    pub fn parse(file: &str, text: &str) -> Result<Self, CsvError> {
+        let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, l)| !l.trim().is_empty());
+        let (header_line, header) = lines.next().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
+        let header: Vec<String> = header.split(',').map(|name| name.trim().trim_matches('"').to_owned()).collect();
+        let rows =
+            lines.map(|(line, text)| parse_row(file, line, text, header.len())).collect::<Result<Vec<_>, _>>()?;
+        if rows.is_empty() {
+            return Err(CsvError::NoRows { file: file.to_owned() });
+        }
+        Ok(Self { file: file.to_owned(), header_line, header, rows })
+    }
+
+    /// The index of the column called `name`.
+    ///
+    /// # Errors
+    /// [`CsvError::UnknownColumn`] listing the names there are.
+    pub fn column_index(&self, name: &str) -> Result<usize, CsvError> {
+        self.header.iter().position(|h| h == name).ok_or_else(|| CsvError::UnknownColumn {
+            file: self.file.clone(),
+            line: self.header_line,
+            name: name.to_owned(),
+            available: self.header.join(", "),
+        })
+    }
+
+    /// The values of column `index` (which must exist), top to bottom.
+    pub fn column(&self, index: usize) -> Vec<f64> {
+        self.rows.iter().filter_map(|row| row.get(index).copied()).collect()
+    }
+}
+
+/// One data row of `columns` numbers.
+fn parse_row(file: &str, line: usize, text: &str, columns: usize) -> Result<Vec<f64>, CsvError> {
+    let cells: Vec<&str> = text.split(',').map(str::trim).collect();
+    if cells.len() != columns {
+        return Err(CsvError::Ragged { file: file.to_owned(), line, expected: columns, got: cells.len() });
+    }
+    cells.iter().enumerate().map(|(i, cell)| parse_cell(file, line, i + 1, cell)).collect()
+}
+
+/// One cell, which must be a finite number.
+fn parse_cell(file: &str, line: usize, column: usize, cell: &str) -> Result<f64, CsvError> {
+    let at = || (file.to_owned(), cell.to_owned());
+    match cell.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => {
+            let (file, cell) = at();
+            Err(CsvError::NotFinite { file, line, column, cell })
+        }
+        Err(_) => {
+            let (file, cell) = at();
+            Err(CsvError::NotANumber { file, line, column, cell })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_a_table_with_blank_lines_and_crlf() {
+        let t = Table::parse("a.csv", "x, \"y\"\r\n1,2\r\n\r\n 3 , -4.5e1\n").unwrap();
+        assert_eq!(t.header, ["x", "y"]);
+        assert_eq!(t.rows, [vec![1.0, 2.0], vec![3.0, -45.0]]);
+        assert_eq!(t.column(t.column_index("y").unwrap()), [2.0, -45.0]);
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let msg = |text: &str| Table::parse("PHI.csv", text).unwrap_err().to_string();
+        assert_eq!(msg("a,b,c\n1,2,3\n1,2,abc\n"), "PHI.csv line 3, column 3: 'abc' is not a number");
+        assert_eq!(msg("a,b\n1,2\n\n1\n"), "PHI.csv line 4: 1 cells, but the header names 2 columns");
+        assert_eq!(msg("a\nNaN\n"), "PHI.csv line 2, column 1: 'NaN' is not a finite number");
+        assert_eq!(msg(""), "PHI.csv: the file is empty (expected a header line of column names)");
+        assert_eq!(msg("a,b\n"), "PHI.csv: no data rows after the header");
+        assert_eq!(msg("a\n\n"), "PHI.csv: no data rows after the header");
+        let t = Table::parse("T.csv", "t,x\n1,2\n").unwrap();
+        assert_eq!(
+            t.column_index("y").unwrap_err().to_string(),
+            "T.csv line 1: no column named 'y' (the columns are: t, x)"
+        );
+    }
+}

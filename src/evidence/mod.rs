@@ -1,0 +1,126 @@
+//! The evidence approximation: choosing α and β by maximising the marginal likelihood
+//! p(t|α,β) (001 eq 27–45; 004 eq 9.61–9.68; PRML §3.5, §9.3.4).
+//!
+//! - [`Spectrum`]: one eigendecomposition of ΦᵀΦ, after which ln p(t|α,β), γ, m_Nᵀm_N,
+//!   ‖t − Φm_N‖², Tr S_N and the gradient cost O(M) at any (α, β); the surface over
+//!   (ln α, ln β) as an [`EvidenceGrid`].
+//! - [`Reestimation`]: the lecture's three fixed-point schemes and EM as a steppable solver
+//!   whose iterates form a path on that surface.
+//! - [`maximise`]: run to convergence and return the maximising (α, β) with its posterior.
+
+use nalgebra::{DMatrix, DVector};
+
+use crate::bayes::{Hyperparameters, Posterior};
+use crate::error::{Error, Result};
+
+mod reestimation;
+mod spectrum;
+
+pub use reestimation::{Degeneracy, EvidenceEvent, MAX_ITERATIONS, Reestimation, Scheme, Termination};
+pub use spectrum::{Evaluation, EvidenceGrid, GridMaximum, MAX_GRID_SIDE, MAX_LN_PRECISION, Spectrum};
+
+/// [`maximise`] stops once an update changes ln α and ln β by less than this.
+pub const TOLERANCE: f64 = 1e-12;
+
+/// [`maximise`] gives up after this many updates (EM can need thousands; each is O(M)).
+pub const MAXIMISE_ITERATIONS: usize = 100_000;
+
+/// The (α, β) that maximise the evidence, and the posterior there.
+#[derive(Debug, Clone)]
+pub struct EvidenceMaximum {
+    /// The maximising prior precision α.
+    pub alpha: f64,
+    /// The maximising noise precision β.
+    pub beta: f64,
+    /// γ there (001 eq 39); α m_Nᵀm_N = γ and β‖t − Φm_N‖² = N − γ hold at the maximum.
+    pub gamma: f64,
+    /// ln p(t|α,β) there (PRML 3.86).
+    pub log_evidence: f64,
+    /// Updates the re-estimation made.
+    pub iterations: usize,
+    /// The scheme that found it.
+    pub scheme: Scheme,
+    /// N(w | m_N, S_N) at the maximum, by [`Posterior::fit`].
+    pub posterior: Posterior,
+}
+
+impl EvidenceMaximum {
+    /// m_N at the maximum (PRML 3.53).
+    pub fn mean(&self) -> &DVector<f64> {
+        self.posterior.mean()
+    }
+
+    /// S_N at the maximum (PRML 3.54), formed for display.
+    pub fn covariance(&self) -> DMatrix<f64> {
+        self.posterior.covariance()
+    }
+}
+
+/// Re-estimates (α, β) from `start` by `scheme` until an update changes ln α and ln β by
+/// less than [`TOLERANCE`], then fits the posterior there. [`Scheme::Both`] and
+/// [`Scheme::Em`] find the joint maximum; [`Scheme::AlphaOnly`] ([`Scheme::BetaOnly`])
+/// maximises over α (β) with the other held at its start value.
+///
+/// # Errors
+/// Those of [`Spectrum::new`], [`Reestimation::new`] and [`Posterior::fit`];
+/// [`Error::Degenerate`] when an update has no finite value (e.g. Φᵀt = 0, or t in the
+/// span of Φ); [`Error::NotConverged`] after [`MAXIMISE_ITERATIONS`] updates.
+pub fn maximise(phi: &DMatrix<f64>, t: &[f64], scheme: Scheme, start: Hyperparameters) -> Result<EvidenceMaximum> {
+    let mut run = Reestimation::new(Spectrum::new(phi, t)?, scheme, start)?;
+    let iterations = match run.run(TOLERANCE, MAXIMISE_ITERATIONS)? {
+        Termination::Converged { iterations } => iterations,
+        Termination::MaxIterations { iterations } => return Err(scheme.not_converged(iterations)),
+        Termination::Degenerate { iteration, reason } => return Err(Error::Degenerate { iteration, reason }),
+    };
+    let at = *run.current();
+    let posterior = Posterior::fit(phi, t, run.hyperparameters()?)?;
+    Ok(EvidenceMaximum {
+        alpha: at.alpha,
+        beta: at.beta,
+        gamma: at.gamma,
+        log_evidence: at.log_evidence,
+        iterations,
+        scheme,
+        posterior,
+    })
+}
+
+/// A start for [`maximise`] that knows nothing of Φ: α = 1 and β = 1/Var(t) (the
+/// population variance), as scikit-learn's `BayesianRidge` starts; β = 1 when t is
+/// constant, empty or so spread that 1/Var(t) is not a positive finite number.
+///
+/// # Errors
+/// None in practice: the values are checked by [`Hyperparameters::new`] like any other.
+pub fn initial_guess(t: &[f64]) -> Result<Hyperparameters> {
+    let n = t.len() as f64;
+    let mean = t.iter().sum::<f64>() / n;
+    let beta = n / t.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
+    Hyperparameters::new(1.0, if beta.is_finite() && beta > 0.0 { beta } else { 1.0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn maximum_of_two_points() {
+        // Φ = [1; 1], t = (1, 3): at the maximum α m² = γ and β‖t − Φm‖² = N − γ.
+        let phi = DMatrix::from_element(2, 1, 1.0);
+        let best = maximise(&phi, &[1.0, 3.0], Scheme::Both, initial_guess(&[1.0, 3.0]).unwrap()).unwrap();
+        let m = best.mean()[0];
+        assert!((best.alpha * m * m - best.gamma).abs() < 1e-9, "{best:?}");
+        let residual = (1.0 - m).powi(2) + (3.0 - m).powi(2);
+        assert!((best.beta * residual - (2.0 - best.gamma)).abs() < 1e-9, "{best:?}");
+        assert!((best.log_evidence - best.posterior.log_evidence()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn degenerate_data_is_an_error() {
+        let phi = DMatrix::from_element(2, 1, 1.0);
+        let e = maximise(&phi, &[1.0, -1.0], Scheme::Both, initial_guess(&[1.0, -1.0]).unwrap()).unwrap_err();
+        assert_eq!(e, Error::Degenerate { iteration: 1, reason: Degeneracy::ZeroMean });
+        assert_eq!(initial_guess(&[2.0, 2.0]).unwrap().beta(), 1.0);
+        assert_eq!(initial_guess(&[1.0, 3.0]).unwrap().beta(), 1.0);
+        assert_eq!(initial_guess(&[0.0, 1.0]).unwrap().beta(), 4.0);
+    }
+}

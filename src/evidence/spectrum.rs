@@ -1,0 +1,395 @@
+//! The evidence at any (α, β) in O(M), from one eigendecomposition of ΦᵀΦ (001 eq 36).
+//!
+//! With ΦᵀΦ = UΛUᵀ (eigenvalues λᵢ, orthonormal eigenvectors uᵢ), the posterior precision
+//! A = αI + βΦᵀΦ (PRML 3.81, 001 eq 31) has the same eigenvectors and the eigenvalues
+//!
+//! ```text
+//! dᵢ = α + βλᵢ
+//! ```
+//!
+//! so every quantity of the evidence framework is a sum over i of scalars. Writing
+//! qᵢ = uᵢᵀΦᵀt for the coordinates of Φᵀt in the eigenbasis:
+//!
+//! ```text
+//! m_N        = Σᵢ cᵢuᵢ,  cᵢ = βqᵢ/dᵢ           (A m_N = βΦᵀt, PRML 3.84, 001 eq 32)
+//! m_Nᵀm_N    = Σᵢ cᵢ² = β² Σᵢ qᵢ²/dᵢ²
+//! Tr S_N     = Σᵢ 1/dᵢ                          (S_N = A⁻¹)
+//! ln|A|      = Σᵢ ln dᵢ
+//! γ          = Σᵢ βλᵢ/dᵢ = M − α Tr S_N         (001 eq 39, PRML 3.91, 9.64)
+//! ‖t − Φm_N‖² = tᵀt − 2m_NᵀΦᵀt + m_NᵀΦᵀΦm_N
+//!            = tᵀt − β Σᵢ qᵢ²/dᵢ − αβ Σᵢ qᵢ²/dᵢ²
+//! ```
+//!
+//! where the last line uses −2cᵢqᵢ + λᵢcᵢ² = −βqᵢ²(dᵢ + α)/dᵢ². Directions with λᵢ = 0
+//! (M > N, or collinear columns) simply have dᵢ = α and contribute nothing to γ; no
+//! quantity divides by λᵢ, so a singular ΦᵀΦ is fine. The residual is a difference, so it
+//! is clamped at 0: when t lies in the span of Φ it is exact to rounding (≈ ε·tᵀt).
+
+use nalgebra::{DMatrix, DVector, SymmetricEigen};
+use serde::Serialize;
+
+use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
+use crate::linear::{SVD_SWEEPS_PER_VALUE, check_design, check_whole};
+use crate::plot::surface::Surface;
+
+/// Largest |ln α| or |ln β| a surface may span: e³⁰⁰ ≈ 2·10¹³⁰, far past any useful
+/// precision, while the sums stay finite.
+pub const MAX_LN_PRECISION: u64 = 300;
+
+/// Most cells along either side of a surface (10⁶ cells in all at most).
+pub const MAX_GRID_SIDE: usize = 1000;
+
+/// ΦᵀΦ as error messages name it.
+const GRAM: &str = "ΦᵀΦ";
+
+/// Everything the evidence framework needs of (Φ, t), diagonalised once.
+///
+/// Built by one symmetric eigendecomposition of ΦᵀΦ; afterwards each (α, β) costs O(M),
+/// whatever N. See the module documentation for the formulas.
+#[derive(Debug, Clone)]
+pub struct Spectrum {
+    /// λᵢ ≥ 0, eigenvalues of ΦᵀΦ (rounding negatives clamped to 0).
+    eigenvalues: DVector<f64>,
+    /// qᵢ = uᵢᵀΦᵀt.
+    projections: DVector<f64>,
+    /// tᵀt.
+    targets_norm_sq: f64,
+    /// N, the number of targets.
+    n: usize,
+}
+
+/// The evidence framework's quantities at one (α, β), from one O(M) pass over the spectrum.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Prior precision α.
+    pub alpha: f64,
+    /// Noise precision β.
+    pub beta: f64,
+    /// γ = Σᵢ βλᵢ/(α + βλᵢ), the effective number of parameters (001 eq 39, PRML 3.91).
+    pub gamma: f64,
+    /// m_Nᵀm_N = β² Σᵢ qᵢ²/(α + βλᵢ)².
+    pub mean_norm_sq: f64,
+    /// ‖t − Φm_N‖² = tᵀt − β Σᵢ qᵢ²/dᵢ − αβ Σᵢ qᵢ²/dᵢ², clamped at 0.
+    pub residual_sq: f64,
+    /// Tr S_N = Σᵢ 1/(α + βλᵢ).
+    pub trace_covariance: f64,
+    /// ln|A| = Σᵢ ln(α + βλᵢ).
+    pub ln_det_precision: f64,
+    /// ln p(t|α,β) (PRML 3.86); see [`Spectrum::log_evidence`].
+    pub log_evidence: f64,
+}
+
+impl Evaluation {
+    /// Whether every number is finite.
+    pub fn is_finite(&self) -> bool {
+        [
+            self.alpha,
+            self.beta,
+            self.gamma,
+            self.mean_norm_sq,
+            self.residual_sq,
+            self.trace_covariance,
+            self.ln_det_precision,
+            self.log_evidence,
+        ]
+        .iter()
+        .all(|v| v.is_finite())
+    }
+}
+
+/// The log evidence sampled over a grid of (ln α, ln β), and its largest cell.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvidenceGrid {
+    /// ln p(t|α,β) at the cell centres; x is ln α, y is ln β, so `values[iy·nx + ix]` is
+    /// the cell (ln α)ᵢₓ, (ln β)ᵢᵧ. No levels are set: see [`Surface::with_geometric_levels`].
+    pub surface: Surface,
+    /// The cell with the largest value.
+    pub argmax: GridMaximum,
+}
+
+impl EvidenceGrid {
+    /// ln p(t|α,β) at the cell centres, row by row from the smallest ln β (index iy·nx + ix).
+    pub fn values(&self) -> &[f64] {
+        &self.surface.values
+    }
+}
+
+/// The largest cell of an [`EvidenceGrid`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct GridMaximum {
+    /// Column: the index along ln α.
+    pub ix: usize,
+    /// Row: the index along ln β.
+    pub iy: usize,
+    /// ln α at the cell centre.
+    pub ln_alpha: f64,
+    /// ln β at the cell centre.
+    pub ln_beta: f64,
+    /// ln p(t|α,β) there.
+    pub log_evidence: f64,
+}
+
+impl Spectrum {
+    /// Diagonalises ΦᵀΦ = UΛUᵀ once (nalgebra's `SymmetricEigen`) and keeps λᵢ,
+    /// qᵢ = uᵢᵀΦᵀt, tᵀt and N. Eigenvalues below 0 (rounding, for a singular ΦᵀΦ) are set to 0.
+    ///
+    /// # Errors
+    /// [`Error::NoData`], [`Error::DimensionMismatch`], [`Error::OutOfRange`] (M = 0) and
+    /// [`Error::NotFinite`] as [`check_design`] says, and [`Error::NotFinite`] if ΦᵀΦ
+    /// overflows; [`Error::NotConverged`] if the eigenvalue iteration exceeds its budget
+    /// ([`SVD_SWEEPS_PER_VALUE`] sweeps per eigenvalue, never seen on finite input).
+    pub fn new(phi: &DMatrix<f64>, t: &[f64]) -> Result<Self> {
+        check_design(phi, t)?;
+        let gram = phi.tr_mul(phi);
+        ensure_all_finite(GRAM, gram.as_slice())?;
+        let t = DVector::from_column_slice(t);
+        let targets_norm_sq = ensure_finite("tᵀt", t.norm_squared())?;
+        let iterations = SVD_SWEEPS_PER_VALUE * gram.nrows();
+        let algorithm = "eigendecomposition of ΦᵀΦ";
+        let eigen = SymmetricEigen::try_new(gram, f64::EPSILON, iterations)
+            .ok_or(Error::NotConverged { algorithm, iterations })?;
+        let projections = eigen.eigenvectors.tr_mul(&phi.tr_mul(&t));
+        let eigenvalues = eigen.eigenvalues.map(|lambda| lambda.max(0.0));
+        Ok(Self { eigenvalues, projections, targets_norm_sq, n: t.len() })
+    }
+
+    /// N, the number of targets.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// M, the number of basis functions.
+    pub fn m(&self) -> usize {
+        self.eigenvalues.len()
+    }
+
+    /// λᵢ, the eigenvalues of ΦᵀΦ (in nalgebra's order, not sorted), all ≥ 0.
+    pub fn eigenvalues(&self) -> &[f64] {
+        self.eigenvalues.as_slice()
+    }
+
+    /// qᵢ = uᵢᵀΦᵀt, in the order of [`Spectrum::eigenvalues`].
+    pub fn projections(&self) -> &[f64] {
+        self.projections.as_slice()
+    }
+
+    /// tᵀt.
+    pub fn targets_norm_sq(&self) -> f64 {
+        self.targets_norm_sq
+    }
+
+    /// All quantities at (α, β), in one O(M) pass; see the module documentation.
+    ///
+    /// Meant for α > 0 and β > 0 (as [`crate::bayes::Hyperparameters`] guarantees); other
+    /// values give meaningless numbers (possibly NaN), never a panic.
+    pub fn evaluate(&self, alpha: f64, beta: f64) -> Evaluation {
+        let mut sums = Sums::default();
+        for (&lambda, &q) in self.eigenvalues.iter().zip(self.projections.iter()) {
+            sums.add(alpha, beta, lambda, q);
+        }
+        let mean_norm_sq = beta * beta * sums.q_sq_over_d_sq;
+        let residual_sq =
+            (self.targets_norm_sq - beta * sums.q_sq_over_d - alpha * beta * sums.q_sq_over_d_sq).max(0.0);
+        let (n, m) = (self.n as f64, self.m() as f64);
+        // E(m_N) = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N (PRML 3.82, 001 eq 33).
+        let misfit = 0.5 * beta * residual_sq + 0.5 * alpha * mean_norm_sq;
+        let log_evidence = 0.5 * m * alpha.ln() + 0.5 * n * beta.ln()
+            - misfit
+            - 0.5 * sums.ln_det
+            - 0.5 * n * std::f64::consts::TAU.ln();
+        Evaluation {
+            alpha,
+            beta,
+            gamma: sums.gamma,
+            mean_norm_sq,
+            residual_sq,
+            trace_covariance: sums.trace,
+            ln_det_precision: sums.ln_det,
+            log_evidence,
+        }
+    }
+
+    /// The log evidence (log marginal likelihood), PRML 3.86:
+    ///
+    /// ```text
+    /// ln p(t|α,β) = M/2 ln α + N/2 ln β − E(m_N) − ½ ln|A| − N/2 ln 2π
+    /// E(m_N)      = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N          (PRML 3.82, 001 eq 33)
+    /// ln|A|       = Σᵢ ln(α + βλᵢ)
+    /// ```
+    ///
+    /// The seed's eq 35 prints −M/2 ln 2π: a typo, since p(t|α,β) is a density over the
+    /// N targets (001 eq 28 has (β/2π)^(N/2)(α/2π)^(M/2) and the integral gives back
+    /// (2π)^(M/2), leaving (2π)^(−N/2)). Equals [`crate::bayes::Posterior::log_evidence`].
+    pub fn log_evidence(&self, alpha: f64, beta: f64) -> f64 {
+        self.evaluate(alpha, beta).log_evidence
+    }
+
+    /// γ = Σᵢ βλᵢ/(α + βλᵢ) (001 eq 39, PRML 3.91): how many directions the data
+    /// determine, 0 ≤ γ < rank Φ ≤ min(N, M).
+    pub fn gamma(&self, alpha: f64, beta: f64) -> f64 {
+        self.evaluate(alpha, beta).gamma
+    }
+
+    /// m_Nᵀm_N = Σᵢ (βqᵢ/(α + βλᵢ))².
+    pub fn mean_norm_sq(&self, alpha: f64, beta: f64) -> f64 {
+        self.evaluate(alpha, beta).mean_norm_sq
+    }
+
+    /// ‖t − Φm_N‖² = tᵀt − β Σᵢ qᵢ²/dᵢ − αβ Σᵢ qᵢ²/dᵢ² with dᵢ = α + βλᵢ, clamped at 0.
+    pub fn residual_sq(&self, alpha: f64, beta: f64) -> f64 {
+        self.evaluate(alpha, beta).residual_sq
+    }
+
+    /// Tr S_N = Σᵢ 1/(α + βλᵢ).
+    pub fn trace_covariance(&self, alpha: f64, beta: f64) -> f64 {
+        self.evaluate(alpha, beta).trace_covariance
+    }
+
+    /// The gradient of ln p(t|α,β) in log coordinates, (∂/∂ln α, ∂/∂ln β) = (α∂/∂α, β∂/∂β):
+    ///
+    /// ```text
+    /// ∂ln p/∂α = M/(2α) − ½ m_Nᵀm_N − ½ Σᵢ 1/(α + βλᵢ)      (001 eq 37)
+    /// ∂ln p/∂β = N/(2β) − ½ ‖t − Φm_N‖² − γ/(2β)           (001 eq 41)
+    /// ⇒ ∂ln p/∂ln α = ½(γ − α m_Nᵀm_N),   ∂ln p/∂ln β = ½(N − γ − β‖t − Φm_N‖²)
+    /// ```
+    ///
+    /// using M − α Σᵢ 1/dᵢ = γ (001 eq 39). Both vanish exactly at the fixed point of
+    /// 001 eq 45.
+    pub fn gradient_ln(&self, alpha: f64, beta: f64) -> (f64, f64) {
+        let e = self.evaluate(alpha, beta);
+        (0.5 * (e.gamma - alpha * e.mean_norm_sq), 0.5 * (self.n as f64 - e.gamma - beta * e.residual_sq))
+    }
+
+    /// ln p(t|α,β) at the centres of an nx × ny grid over ln α ∈ `ln_alpha` (x, columns)
+    /// and ln β ∈ `ln_beta` (y, rows), in the layout of [`Surface::sample`]:
+    /// `values[iy·nx + ix]`, rows from the bottom. Each cell costs O(M).
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for a NaN/∞ range end; [`Error::OutOfRange`] for a range end
+    /// beyond ±[`MAX_LN_PRECISION`], or nx, ny outside 1..=[`MAX_GRID_SIDE`].
+    pub fn surface(&self, ln_alpha: (f64, f64), ln_beta: (f64, f64), nx: usize, ny: usize) -> Result<EvidenceGrid> {
+        check_ln_range("ln α", ln_alpha)?;
+        check_ln_range("ln β", ln_beta)?;
+        check_whole("nx", nx, 1, MAX_GRID_SIDE)?;
+        check_whole("ny", ny, 1, MAX_GRID_SIDE)?;
+        let surface = Surface::sample(ln_alpha, ln_beta, nx, ny, |la, lb| self.log_evidence(la.exp(), lb.exp()));
+        let argmax = grid_maximum(&surface);
+        Ok(EvidenceGrid { surface, argmax })
+    }
+}
+
+/// Running sums over the eigen-directions at one (α, β), with dᵢ = α + βλᵢ.
+#[derive(Default)]
+struct Sums {
+    /// Σ βλᵢ/dᵢ = γ.
+    gamma: f64,
+    /// Σ 1/dᵢ = Tr S_N.
+    trace: f64,
+    /// Σ ln dᵢ = ln|A|.
+    ln_det: f64,
+    /// Σ qᵢ²/dᵢ.
+    q_sq_over_d: f64,
+    /// Σ qᵢ²/dᵢ².
+    q_sq_over_d_sq: f64,
+}
+
+impl Sums {
+    /// Adds the direction with eigenvalue `lambda` and projection `q`.
+    fn add(&mut self, alpha: f64, beta: f64, lambda: f64, q: f64) {
+        let d = alpha + beta * lambda;
+        let q_over_d = q / d;
+        self.gamma += beta * lambda / d;
+        self.trace += 1.0 / d;
+        self.ln_det += d.ln();
+        self.q_sq_over_d += q * q_over_d;
+        self.q_sq_over_d_sq += q_over_d * q_over_d;
+    }
+}
+
+/// Checks a range of ln α or ln β: finite ends within ±[`MAX_LN_PRECISION`].
+fn check_ln_range(name: &'static str, (lo, hi): (f64, f64)) -> Result<()> {
+    for end in [lo, hi] {
+        ensure_finite(name, end)?;
+        if end.abs() > MAX_LN_PRECISION as f64 {
+            let bound = Bound::AtMost { max: MAX_LN_PRECISION };
+            let name = if name == "ln α" { "|ln α|" } else { "|ln β|" };
+            return Err(Error::OutOfRange { name, value: end.abs().to_string(), bound });
+        }
+    }
+    Ok(())
+}
+
+/// The cell with the largest value (the first of equals; NaN cells never win, and an
+/// all-NaN grid gives cell (0, 0)).
+fn grid_maximum(surface: &Surface) -> GridMaximum {
+    let best = surface.values.iter().enumerate().filter(|(_, v)| !v.is_nan()).fold(
+        None,
+        |best: Option<(usize, f64)>, (i, &v)| match best {
+            Some((_, b)) if b >= v => best,
+            _ => Some((i, v)),
+        },
+    );
+    let (index, log_evidence) = best.unwrap_or((0, f64::NAN));
+    let (ix, iy) = (index % surface.nx, index / surface.nx);
+    let (ln_alpha, ln_beta) = surface.cell_centre(ix, iy);
+    GridMaximum { ix, iy, ln_alpha, ln_beta, log_evidence }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Φ = [1; 1], t = (1, 3): λ = 2, q = ±4 (the sign of u is nalgebra's), tᵀt = 10.
+    fn two_points() -> Spectrum {
+        Spectrum::new(&DMatrix::from_element(2, 1, 1.0), &[1.0, 3.0]).unwrap()
+    }
+
+    #[test]
+    fn one_weight_by_hand() {
+        let s = two_points();
+        assert_eq!((s.n(), s.m(), s.targets_norm_sq()), (2, 1, 10.0));
+        assert!((s.eigenvalues()[0] - 2.0).abs() < 1e-15);
+        // α = β = 1: A = 3, m = 4/3, S = 1/3, γ = 2/3, residual = (1 − 4/3)² + (3 − 4/3)² = 26/9.
+        let e = s.evaluate(1.0, 1.0);
+        assert!((e.mean_norm_sq - 16.0 / 9.0).abs() < 1e-14);
+        assert!((e.trace_covariance - 1.0 / 3.0).abs() < 1e-15);
+        assert!((e.gamma - 2.0 / 3.0).abs() < 1e-15);
+        assert!((e.residual_sq - 26.0 / 9.0).abs() < 1e-14);
+        // ln p = ln N(t | 0, I + 11ᵀ): det 3, tᵀC⁻¹t = 10 − 16/3 = 14/3.
+        let want = -0.5 * (14.0 / 3.0) - 0.5 * 3.0_f64.ln() - std::f64::consts::TAU.ln();
+        assert!((e.log_evidence - want).abs() < 1e-14);
+    }
+
+    #[test]
+    fn exact_fit_and_wide_basis_stay_finite() {
+        // M = 3 > N = 2 and t in the span: a zero eigenvalue and a zero residual.
+        let phi = DMatrix::from_row_slice(2, 3, &[1.0, 0.0, 1.0, 0.0, 1.0, 1.0]);
+        let s = Spectrum::new(&phi, &[1.0, -2.0]).unwrap();
+        assert!(s.eigenvalues().iter().all(|&l| l >= 0.0));
+        let e = s.evaluate(1e-8, 1e8);
+        assert!(e.is_finite(), "{e:?}");
+        assert!(e.residual_sq < 1e-12, "{e:?}");
+        // γ < rank Φ = 2, up to rounding: here 2 − 10⁻¹⁶ rounds to 2.
+        assert!(e.gamma <= 2.0 && s.gamma(1.0, 1.0) < 2.0);
+        let (ga, gb) = s.gradient_ln(1e-8, 1e8);
+        assert!(ga.is_finite() && gb.is_finite());
+    }
+
+    #[test]
+    fn surface_layout_and_checks() {
+        let s = two_points();
+        let grid = s.surface((-2.0, 2.0), (-3.0, 1.0), 4, 2).unwrap();
+        assert_eq!(grid.values().len(), 8);
+        // Cell (ix, iy) = (1, 1) is ln α = −0.5, ln β = 0.
+        assert_eq!(grid.values()[4 + 1], s.log_evidence((-0.5_f64).exp(), 1.0));
+        let best = grid.values().iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(grid.argmax.log_evidence, best);
+        assert_eq!(grid.values()[grid.argmax.iy * 4 + grid.argmax.ix], best);
+        assert_eq!(s.surface((0.0, 1.0), (0.0, 1.0), 0, 2).unwrap_err().code(), "out-of-range");
+        assert_eq!(
+            s.surface((0.0, 301.0), (0.0, 1.0), 2, 2).unwrap_err().to_string(),
+            "|ln α| must be at most 300, but is 301"
+        );
+        assert_eq!(s.surface((0.0, 1.0), (f64::NAN, 1.0), 2, 2).unwrap_err().code(), "not-finite");
+    }
+}

@@ -1,0 +1,20 @@
+//! `rvm-lab`: the evidence of a Bayesian linear model from CSV files, as JSON.
+//!
+//! ```text
+//! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
+//!                  [--alpha A --beta B] [--method fixed-point|em]
+//! ```
+//!
+//! See the `cli` module (native only; the wasm build has no command line).
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli;
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main(std::env::args().skip(1))
+}
+
+/// There is no command line in the browser.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
