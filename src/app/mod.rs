@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 pub mod basis;
+pub mod evidence;
 pub mod gradient;
 pub mod groups;
 pub mod least_squares;
@@ -394,6 +395,8 @@ pub enum AnyPanel {
     Regularisation(Box<regularisation::RegularisationPanel>),
     /// Sequential Bayesian learning of a straight line (F5, PRML Fig 3.7).
     Sequential(Box<sequential::SequentialPanel>),
+    /// The evidence surface and its re-estimation paths (F6, F7).
+    Evidence(Box<evidence::EvidencePanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -406,6 +409,7 @@ macro_rules! dispatch {
             AnyPanel::GradientDescent($panel) => $body,
             AnyPanel::Regularisation($panel) => $body,
             AnyPanel::Sequential($panel) => $body,
+            AnyPanel::Evidence($panel) => $body,
         }
     };
 }
@@ -413,7 +417,7 @@ macro_rules! dispatch {
 impl AnyPanel {
     /// Names of the panels, as in `?panel=…`, in menu order.
     pub const NAMES: &'static [&'static str] =
-        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive", "sequential"];
+        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive", "sequential", "evidence"];
 
     /// The panel called `name`, with its defaults.
     ///
@@ -427,6 +431,7 @@ impl AnyPanel {
             "gradient-descent" => Ok(AnyPanel::GradientDescent(Box::new(Panel::try_default()?))),
             "regularisation" => Ok(AnyPanel::Regularisation(Box::new(Panel::try_default()?))),
             "sequential" => Ok(AnyPanel::Sequential(Box::new(Panel::try_default()?))),
+            "evidence" => Ok(AnyPanel::Evidence(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }

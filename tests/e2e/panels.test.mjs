@@ -14,6 +14,7 @@ const PANELS = [
   { name: 'gradient-descent', good: ['rate', '0.02'], bad: ['rate', '0'] },
   { name: 'regularisation', good: ['lambda', '2'], bad: ['lambda', '-1'] },
   { name: 'sequential', good: ['k', '4'], bad: ['alpha', '0'] },
+  { name: 'evidence', good: ['M', '5'], bad: ['s', '-1'] },
 ];
 
 let env;

@@ -1,0 +1,337 @@
+//! The evidence panel (F6, F7; 001 eq 27–45, 004): ln p(t|α,β) as a landscape over
+//! (ln α, ln β), with the re-estimation schemes walking uphill on it — α with β fixed, β
+//! with α fixed, both (001 eq 40, 43, 45) and EM (PRML 9.63) — from a start the student
+//! clicks, and the surface's own maximum marked.
+
+use std::collections::BTreeMap;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::groups::{BasisParams, DataParams, ModelSettings};
+use super::params::{ParamSpec, parse_real};
+use super::{Cell, Grab, Message, Panel, Readout, Table, View};
+use crate::basis::{BasisSpec, Family};
+use crate::bayes::Hyperparameters;
+use crate::error::Result;
+use crate::evidence::{EvidenceGrid, Reestimation, Scheme, Spectrum, Termination};
+use crate::plot::fit::{Curve, LineChart, widen};
+use crate::plot::surface::{SurfaceChart, SurfacePath};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, split_pair};
+
+/// Colours of the four schemes: α only, β only, both, EM.
+const COLOURS: [RGBColor; 4] =
+    [RGBColor(0xE6, 0x9F, 0x00), RGBColor(0x56, 0xB4, 0xE9), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0xCC, 0x79, 0xA7)];
+/// Cells of the surface along each axis.
+const CELLS: usize = 128;
+/// ln α and ln β shown at least.
+const LN_ALPHA: (f64, f64) = (-10.0, 8.0);
+const LN_BETA: (f64, f64) = (-4.0, 8.0);
+/// Re-estimation steps computed per scheme (the animation shows them one by one).
+const STEPS: usize = 400;
+/// A scheme has converged once a step moves ln α and ln β by less than this.
+const TOLERANCE: f64 = 1e-9;
+/// Key of the start, `lnα:lnβ` in the URL.
+const START_KEY: &str = "start";
+
+/// Basis, data and the start of the re-estimation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvidenceSettings {
+    /// Family, M, width, degree, bias.
+    pub basis: BasisParams,
+    /// The training data.
+    pub data: DataParams,
+    /// (ln α, ln β) where every scheme starts.
+    pub start: (f64, f64),
+}
+
+impl Default for EvidenceSettings {
+    /// PRML §3.5: nine Gaussian basis functions (with the bias) on 25 noisy sinusoid points.
+    fn default() -> Self {
+        let spec = BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true };
+        Self { basis: BasisParams::new(spec).with_max_m(50), data: DataParams::new(25, 0.3, 1), start: (-6.0, 0.0) }
+    }
+}
+
+impl ModelSettings for EvidenceSettings {
+    fn basis(&self) -> &BasisParams {
+        &self.basis
+    }
+    fn data(&self) -> &DataParams {
+        &self.data
+    }
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+    fn own_params(&self) -> Vec<ParamSpec> {
+        vec![]
+    }
+    fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        (key == START_KEY).then(|| {
+            let (a, b) = text
+                .split_once(':')
+                .ok_or_else(|| crate::Error::NotFinite { name: "start".into(), value: text.into() })?;
+            self.start = (parse_real("ln α", a)?, parse_real("ln β", b)?);
+            Ok(())
+        })
+    }
+    fn value_own(&self, key: &str) -> Option<String> {
+        (key == START_KEY).then(|| format!("{}:{}", self.start.0, self.start.1))
+    }
+    fn hidden_own(&self) -> Vec<&'static str> {
+        vec![START_KEY]
+    }
+}
+
+/// The surface, the four runs and how far the animation has got.
+#[derive(Debug, Clone)]
+pub struct EvidenceView {
+    grid: EvidenceGrid,
+    runs: Vec<Reestimation>,
+    shown: usize,
+    n: usize,
+    m: usize,
+}
+
+impl EvidenceView {
+    /// The four runs: α only, β only, both, EM.
+    pub fn runs(&self) -> &[Reestimation] {
+        &self.runs
+    }
+
+    /// The surface and its largest cell.
+    pub fn grid(&self) -> &EvidenceGrid {
+        &self.grid
+    }
+
+    fn longest(&self) -> usize {
+        self.runs.iter().map(Reestimation::iteration).max().unwrap_or(0)
+    }
+
+    /// Run `k`'s (ln α, ln β, ln p) up to the frame shown.
+    fn visible(&self, k: usize) -> impl Iterator<Item = (f64, f64, f64)> + '_ {
+        let path = self.runs[k].path();
+        path[..(self.shown + 1).min(path.len())].iter().map(|e| (e.alpha.ln(), e.beta.ln(), e.log_evidence))
+    }
+
+    fn surface_chart(&self) -> SurfaceChart {
+        let paths = COLOURS
+            .iter()
+            .enumerate()
+            .map(|(k, &colour)| SurfacePath { points: self.visible(k).map(|(a, b, _)| (a, b)).collect(), colour })
+            .collect();
+        let max = self.grid.argmax;
+        SurfaceChart {
+            surface: self.grid.surface.clone(),
+            x_name: ("ln-alpha", "ln α"),
+            y_name: ("ln-beta", "ln β"),
+            title: None,
+            paths,
+            crosses: vec![(max.ln_alpha, max.ln_beta)],
+        }
+    }
+
+    fn climb_chart(&self) -> LineChart {
+        let curves: Vec<Curve> = COLOURS
+            .iter()
+            .enumerate()
+            .map(|(k, &colour)| Curve {
+                points: self.visible(k).enumerate().map(|(i, (_, _, l))| (i as f64, l)).collect(),
+                colour,
+                width: 2.0,
+                dashed: false,
+                dotted: true,
+            })
+            .collect();
+        let top = self.grid.argmax.log_evidence;
+        let values = self.runs.iter().flat_map(|r| r.path().iter().map(|e| e.log_evidence));
+        let (lo, hi) = widen(values, (top, top), 0.0);
+        let shown = self.longest().clamp(1, 40) as f64;
+        LineChart {
+            x_range: (0.0, shown),
+            y_range: (lo.max(top - 60.0) - 1.0, hi.max(top) + 1.0),
+            x_name: ("iteration", "iteration"),
+            y_name: ("log-evidence", "ln p(t|α,β)"),
+            title: None,
+            curves,
+            points: vec![],
+            marker: None,
+        }
+    }
+}
+
+impl View for EvidenceView {
+    type Settings = EvidenceSettings;
+
+    fn compute(settings: &EvidenceSettings) -> Result<Self> {
+        let data = settings.data.dataset()?;
+        let basis = settings.basis.basis(&data.x)?;
+        let phi = basis.design_matrix(&data.x)?;
+        let spectrum = Spectrum::new(&phi, &data.t)?;
+        let (ln_a, ln_b) = settings.start;
+        let start = Hyperparameters::new(ln_a.exp(), ln_b.exp())?;
+        let runs = Scheme::ALL
+            .into_iter()
+            .map(|scheme| {
+                let mut run = Reestimation::new(spectrum.clone(), scheme, start)?;
+                run.run(TOLERANCE, STEPS)?;
+                Ok(run)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // The window holds the default box, the start and every iterate.
+        let iterates = runs.iter().flat_map(|r| r.path().iter().map(|e| (e.alpha.ln(), e.beta.ln())));
+        let (mut x, mut y) = (LN_ALPHA, LN_BETA);
+        for (a, b) in iterates.chain(std::iter::once(settings.start)) {
+            x = (x.0.min(a - 1.0), x.1.max(a + 1.0));
+            y = (y.0.min(b - 1.0), y.1.max(b + 1.0));
+        }
+        let mut grid = spectrum.surface(x, y, CELLS, CELLS)?;
+        // Bands of depth below the top, geometric: the summit gets the darkest band.
+        let top = grid.argmax.log_evidence;
+        grid.surface.values.iter_mut().for_each(|v| *v = top - *v);
+        grid.surface = std::mem::take(&mut grid.surface).with_geometric_levels(16);
+        let mut view = Self { grid, runs, shown: 0, n: data.len(), m: basis.len() };
+        view.shown = view.longest();
+        Ok(view)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        clear(root)?;
+        let (left, right) = split_pair(root, scale, 0.6);
+        let area = self.surface_chart().draw(&left, scale, labels)?;
+        self.climb_chart().draw(&right, scale, labels)?;
+        root.present().map_err(drawing_error)?;
+        Ok(area)
+    }
+
+    fn aspect(&self, width: f64) -> f64 {
+        if width < crate::plot::NARROW { 1.8 } else { 0.55 }
+    }
+
+    fn legend(&self) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry { key: "alpha-only", colour: "#e69f00", mark: Mark::Line },
+            LegendEntry { key: "beta-only", colour: "#56b4e9", mark: Mark::Line },
+            LegendEntry { key: "both", colour: "#d55e00", mark: Mark::Line },
+            LegendEntry { key: "em", colour: "#cc79a7", mark: Mark::Line },
+            LegendEntry { key: "surface-max", colour: "#222222", mark: Mark::Dot },
+        ]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        // The joint fixed point (scheme "both") as far as the animation has got.
+        let both = self.runs[2].path();
+        let at = both[self.shown.min(both.len() - 1)];
+        vec![
+            Readout { key: "N", value: self.n as f64 },
+            Readout { key: "M", value: self.m as f64 },
+            Readout { key: "alpha", value: at.alpha },
+            Readout { key: "beta", value: at.beta },
+            Readout { key: "gamma", value: at.gamma },
+            Readout { key: "log-evidence", value: at.log_evidence },
+            Readout { key: "surface-max", value: self.grid.argmax.log_evidence },
+        ]
+    }
+
+    fn tables(&self) -> Vec<Table> {
+        let rows = self
+            .runs
+            .iter()
+            .map(|run| {
+                let path = run.path();
+                let at = path[self.shown.min(path.len() - 1)];
+                vec![
+                    Cell::Label(run.scheme().name()),
+                    Cell::Number(self.shown.min(path.len() - 1) as f64),
+                    Cell::Number(at.alpha),
+                    Cell::Number(at.beta),
+                    Cell::Number(at.gamma),
+                    Cell::Number(at.log_evidence),
+                ]
+            })
+            .collect();
+        vec![Table {
+            key: "schemes",
+            columns: vec!["scheme", "iteration", "alpha", "beta", "gamma", "log-evidence"],
+            rows,
+        }]
+    }
+
+    fn messages(&self) -> Vec<Message> {
+        self.runs
+            .iter()
+            .filter_map(|run| match run.degenerate() {
+                Some(Termination::Degenerate { iteration, reason }) => {
+                    let args = BTreeMap::from([
+                        ("scheme", run.scheme().name().to_owned()),
+                        ("iteration", iteration.to_string()),
+                        ("reason", reason.code().to_owned()),
+                    ]);
+                    Some(Message { code: format!("degenerate-{}", reason.code()), args, warning: true })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A press on the surface starts every scheme there.
+    fn press(&self, settings: &mut EvidenceSettings, x: f64, y: f64) -> Result<Option<Grab>> {
+        settings.start = ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0);
+        Ok(None)
+    }
+
+    fn is_animated(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, steps: usize) -> bool {
+        self.shown = (self.shown + steps).min(self.longest());
+        self.shown < self.longest()
+    }
+
+    fn rewind(&mut self) {
+        self.shown = 0;
+    }
+
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some((self.shown, self.longest()))
+    }
+}
+
+/// The evidence panel.
+pub type EvidencePanel = Panel<EvidenceView>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::PanelModel;
+
+    #[test]
+    fn both_fixed_point_and_em_climb_to_the_surface_maximum() {
+        let panel = EvidencePanel::try_default().unwrap();
+        let view = panel.view();
+        let both = *view.runs()[2].current();
+        let em = *view.runs()[3].current();
+        assert!((both.alpha.ln() - em.alpha.ln()).abs() < 1e-3, "{both:?} vs {em:?}");
+        assert!((both.beta.ln() - em.beta.ln()).abs() < 1e-3, "{both:?} vs {em:?}");
+        // The grid's best cell is within a cell of the maximum the schemes found.
+        let max = view.grid().argmax;
+        let cell_a = (view.grid().surface.x_range.1 - view.grid().surface.x_range.0) / CELLS as f64;
+        let cell_b = (view.grid().surface.y_range.1 - view.grid().surface.y_range.0) / CELLS as f64;
+        assert!((max.ln_alpha - both.alpha.ln()).abs() <= cell_a, "{max:?}");
+        assert!((max.ln_beta - both.beta.ln()).abs() <= cell_b, "{max:?}");
+        assert!(both.log_evidence >= max.log_evidence - 1e-9);
+    }
+
+    #[test]
+    fn a_press_moves_the_start_and_the_url_keeps_it() {
+        let mut panel = EvidencePanel::try_default().unwrap();
+        assert!(panel.press(2.0, -1.0).unwrap());
+        assert_eq!(panel.value("start").as_deref(), Some("2:-1"));
+        let first = panel.view().runs()[0].path()[0];
+        assert!((first.alpha - 2f64.exp()).abs() < 1e-12);
+        let mut copy = EvidencePanel::try_default().unwrap();
+        assert!(copy.apply_query(&panel.query()).is_empty());
+        assert_eq!(copy.value("start"), panel.value("start"));
+    }
+}
