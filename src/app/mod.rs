@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 pub mod basis;
+pub mod comparison;
 pub mod evidence;
 pub mod gradient;
 pub mod groups;
@@ -397,6 +398,8 @@ pub enum AnyPanel {
     Sequential(Box<sequential::SequentialPanel>),
     /// The evidence surface and its re-estimation paths (F6, F7).
     Evidence(Box<evidence::EvidencePanel>),
+    /// Model comparison by the evidence (PRML Fig 3.14, 3.16, 3.17).
+    ModelComparison(Box<comparison::ComparisonPanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -410,14 +413,23 @@ macro_rules! dispatch {
             AnyPanel::Regularisation($panel) => $body,
             AnyPanel::Sequential($panel) => $body,
             AnyPanel::Evidence($panel) => $body,
+            AnyPanel::ModelComparison($panel) => $body,
         }
     };
 }
 
 impl AnyPanel {
     /// Names of the panels, as in `?panel=…`, in menu order.
-    pub const NAMES: &'static [&'static str] =
-        &["basis", "least-squares", "gradient-descent", "regularisation", "predictive", "sequential", "evidence"];
+    pub const NAMES: &'static [&'static str] = &[
+        "basis",
+        "least-squares",
+        "gradient-descent",
+        "regularisation",
+        "predictive",
+        "sequential",
+        "evidence",
+        "model-comparison",
+    ];
 
     /// The panel called `name`, with its defaults.
     ///
@@ -432,6 +444,7 @@ impl AnyPanel {
             "regularisation" => Ok(AnyPanel::Regularisation(Box::new(Panel::try_default()?))),
             "sequential" => Ok(AnyPanel::Sequential(Box::new(Panel::try_default()?))),
             "evidence" => Ok(AnyPanel::Evidence(Box::new(Panel::try_default()?))),
+            "model-comparison" => Ok(AnyPanel::ModelComparison(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }

@@ -15,6 +15,7 @@ const PANELS = [
   { name: 'regularisation', good: ['lambda', '2'], bad: ['lambda', '-1'] },
   { name: 'sequential', good: ['k', '4'], bad: ['alpha', '0'] },
   { name: 'evidence', good: ['M', '5'], bad: ['s', '-1'] },
+  { name: 'model-comparison', good: ['beta', '25'], bad: ['alpha', 'x'] },
 ];
 
 let env;
