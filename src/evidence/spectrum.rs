@@ -48,7 +48,7 @@ const GRAM: &str = "ΦᵀΦ";
 /// whatever N. See the module documentation for the formulas.
 #[derive(Debug, Clone)]
 pub struct Spectrum {
-    /// λᵢ ≥ 0, eigenvalues of ΦᵀΦ (rounding negatives clamped to 0).
+    /// λᵢ ≥ 0, eigenvalues of ΦᵀΦ (those that are zero up to rounding set to exactly 0).
     eigenvalues: DVector<f64>,
     /// qᵢ = uᵢᵀΦᵀt.
     projections: DVector<f64>,
@@ -131,7 +131,14 @@ pub struct GridMaximum {
 
 impl Spectrum {
     /// Diagonalises ΦᵀΦ = UΛUᵀ once (nalgebra's `SymmetricEigen`) and keeps λᵢ,
-    /// qᵢ = uᵢᵀΦᵀt, tᵀt and N. Eigenvalues below 0 (rounding, for a singular ΦᵀΦ) are set to 0.
+    /// qᵢ = uᵢᵀΦᵀt, tᵀt and N.
+    ///
+    /// Eigenvalues up to c = max(N, M)·ε·λ_max are rounding noise of a zero eigenvalue
+    /// (M > N, or collinear columns; the cut-off the SVD of [`crate::linear`] uses, squared
+    /// singular values being eigenvalues here): such a direction gets λᵢ = 0 and qᵢ = 0, as
+    /// for an exact null direction of Φ, where qᵢ = uᵢᵀΦᵀt = (Φuᵢ)ᵀt = 0. Left in, a noise
+    /// λᵢ ≈ 10⁻¹⁶ would count βλᵢ/(α + βλᵢ) ≈ 1 towards γ once β/α ≫ 10¹⁶, pushing γ past
+    /// rank Φ.
     ///
     /// # Errors
     /// [`Error::NoData`], [`Error::DimensionMismatch`], [`Error::OutOfRange`] (M = 0) and
@@ -148,8 +155,14 @@ impl Spectrum {
         let algorithm = "eigendecomposition of ΦᵀΦ";
         let eigen = SymmetricEigen::try_new(gram, f64::EPSILON, iterations)
             .ok_or(Error::NotConverged { algorithm, iterations })?;
-        let projections = eigen.eigenvectors.tr_mul(&phi.tr_mul(&t));
-        let eigenvalues = eigen.eigenvalues.map(|lambda| lambda.max(0.0));
+        let mut projections = eigen.eigenvectors.tr_mul(&phi.tr_mul(&t));
+        let mut eigenvalues = eigen.eigenvalues;
+        let cutoff = null_cutoff(&eigenvalues, t.len());
+        for (lambda, q) in eigenvalues.iter_mut().zip(projections.iter_mut()) {
+            if *lambda <= cutoff {
+                (*lambda, *q) = (0.0, 0.0);
+            }
+        }
         Ok(Self { eigenvalues, projections, targets_norm_sq, n: t.len() })
     }
 
@@ -163,7 +176,8 @@ impl Spectrum {
         self.eigenvalues.len()
     }
 
-    /// λᵢ, the eigenvalues of ΦᵀΦ (in nalgebra's order, not sorted), all ≥ 0.
+    /// λᵢ, the eigenvalues of ΦᵀΦ (in nalgebra's order, not sorted), all ≥ 0; those that
+    /// are zero up to rounding are exactly 0 (see [`Spectrum::new`]).
     pub fn eigenvalues(&self) -> &[f64] {
         self.eigenvalues.as_slice()
     }
@@ -276,6 +290,12 @@ impl Spectrum {
         let argmax = grid_maximum(&surface);
         Ok(EvidenceGrid { surface, argmax })
     }
+}
+
+/// c = max(N, M)·ε·max(λ_max, 0): eigenvalues of ΦᵀΦ at or below it are zero up to rounding.
+fn null_cutoff(eigenvalues: &DVector<f64>, n: usize) -> f64 {
+    let lambda_max = eigenvalues.iter().fold(0.0_f64, |m, &l| m.max(l));
+    n.max(eigenvalues.len()) as f64 * f64::EPSILON * lambda_max
 }
 
 /// Running sums over the eigen-directions at one (α, β), with dᵢ = α + βλᵢ.
