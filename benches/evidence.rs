@@ -3,7 +3,9 @@
 //! The lab's evidence panel samples ln p(t|α,β) over a grid of (ln α, ln β). Here, for
 //! N = 1000 sinusoid points and M = 20 functions (bias + 19 Gaussians, s = 0.1):
 //! - `spectrum`: building [`Spectrum`] (ΦᵀΦ, one symmetric eigendecomposition, Φᵀt);
-//! - `surface 256×256 spectral`: the 65 536-cell surface from a ready spectrum, O(M) a cell;
+//! - `surface 256×256 spectral`: the 65 536-cell surface from a ready spectrum on a grid
+//!   with equal steps in ln α and ln β (as the panel draws it): O(M) per ratio α/β, O(1) a cell;
+//! - `surface 256×256 per cell`: the same, with unequal steps, O(M) a cell;
 //! - `surface 16×16 direct`: the same formula cell by cell through
 //!   `Posterior::fit(..).log_evidence()` (ΦᵀΦ, a Cholesky factor of A and a solve per cell,
 //!   O(NM² + M³)), on a 256-cell grid; scale by 256 to compare with the 65 536-cell one.
@@ -19,7 +21,10 @@ use rvm_lab::evidence::Spectrum;
 use rvm_lab::plot::surface::Surface;
 
 const LN_ALPHA: (f64, f64) = (-8.0, 8.0);
-const LN_BETA: (f64, f64) = (-3.0, 8.0);
+/// As wide as [`LN_ALPHA`]: equal steps.
+const LN_BETA: (f64, f64) = (-5.0, 11.0);
+/// Narrower: unequal steps, the per-cell path.
+const LN_BETA_NARROW: (f64, f64) = (-3.0, 8.0);
 
 fn evidence(c: &mut Criterion) {
     let data = Sinusoid { n: 1000, noise: 0.3, seed: 1 }.generate().expect("data");
@@ -33,6 +38,9 @@ fn evidence(c: &mut Criterion) {
     let spectrum = Spectrum::new(&phi, &t).expect("spectrum");
     c.bench_function("surface 256x256 spectral N=1000 M=20", |b| {
         b.iter(|| spectrum.surface(black_box(LN_ALPHA), black_box(LN_BETA), 256, 256))
+    });
+    c.bench_function("surface 256x256 per cell N=1000 M=20", |b| {
+        b.iter(|| spectrum.surface(black_box(LN_ALPHA), black_box(LN_BETA_NARROW), 256, 256))
     });
 
     // About 0.45 s an iteration: ten samples need more than the default time.

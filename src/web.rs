@@ -247,6 +247,29 @@ impl Lab {
     }
 }
 
+/// The evidence-surface benchmark of www/bench.html: a fixed problem whose surface the
+/// page times (the timing itself is the page's; this only forwards to the core).
+#[wasm_bindgen]
+pub struct EvidenceBenchmark {
+    spectrum: crate::evidence::Spectrum,
+}
+
+#[wasm_bindgen]
+impl EvidenceBenchmark {
+    /// `n` sinusoid points under `m` Gaussian basis functions.
+    #[wasm_bindgen(constructor)]
+    pub fn new(m: usize, n: usize) -> Result<EvidenceBenchmark, JsValue> {
+        Ok(EvidenceBenchmark { spectrum: js_result(crate::app::evidence::benchmark_spectrum(m, n))? })
+    }
+
+    /// Computes a side × side surface over ln α ∈ [−10, 8], ln β ∈ [−6, 12] (equal steps, as
+    /// the evidence panel draws it); returns its maximum, so the work cannot be skipped.
+    pub fn surface(&self, side: usize) -> Result<f64, JsValue> {
+        let grid = js_result(self.spectrum.surface((-10.0, 8.0), (-6.0, 12.0), side, side))?;
+        Ok(grid.argmax.log_evidence)
+    }
+}
+
 fn notice_to_js(notice: &Notice) -> JsValue {
     let js = js_error(&notice.error);
     set_property(&js, "key", &JsValue::from_str(&notice.key));

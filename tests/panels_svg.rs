@@ -908,8 +908,11 @@ fn gradient_descent_draws_three_losses_the_weight_plane_and_the_fits() {
             }
         }
         assert!(compared * 10 >= cells.len() * 9, "{size:?}: only {compared} of {} cells compared", cells.len());
-        let darkest = cells.iter().min_by_key(|c| c.1).unwrap();
-        assert!(darkest.0.0 <= error(&w_ml) + 1e-9, "the darkest band holds w_ML");
+        // Same-band neighbours of a row are drawn as one rectangle, so the darkest band is
+        // several rectangles: one of them holds w_ML.
+        let darkest = cells.iter().map(|c| c.1).min().unwrap();
+        let holds = cells.iter().filter(|c| c.1 == darkest).any(|c| c.0.0 <= error(&w_ml) + 1e-9);
+        assert!(holds, "the darkest band holds w_ML");
         assert!(cells[0].1 < cells[cells.len() - 1].1, "low error dark, high error light");
 
         // The least-squares cross at w_ML.

@@ -23,7 +23,7 @@ use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, spl
 const COLOURS: [RGBColor; 4] =
     [RGBColor(0xE6, 0x9F, 0x00), RGBColor(0x56, 0xB4, 0xE9), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0xCC, 0x79, 0xA7)];
 /// Cells of the surface along each axis.
-const CELLS: usize = 128;
+const CELLS: usize = 160;
 /// ln α and ln β shown at least.
 const LN_ALPHA: (f64, f64) = (-10.0, 8.0);
 const LN_BETA: (f64, f64) = (-4.0, 8.0);
@@ -185,6 +185,8 @@ impl View for EvidenceView {
             x = (x.0.min(a - 1.0), x.1.max(a + 1.0));
             y = (y.0.min(b - 1.0), y.1.max(b + 1.0));
         }
+        // Equal widths in ln α and ln β give equal steps, where the surface costs O(1) a cell.
+        let (x, y) = square(x, y);
         let mut grid = spectrum.surface(x, y, CELLS, CELLS)?;
         // Bands of depth below the top, geometric: the summit gets the darkest band.
         let top = grid.argmax.log_evidence;
@@ -298,8 +300,30 @@ impl View for EvidenceView {
     }
 }
 
+/// The two ranges widened about their centres to the larger of their widths.
+fn square(x: (f64, f64), y: (f64, f64)) -> ((f64, f64), (f64, f64)) {
+    let width = (x.1 - x.0).max(y.1 - y.0);
+    let widen = |(lo, hi): (f64, f64)| {
+        let mid = 0.5 * (lo + hi);
+        (mid - 0.5 * width, mid + 0.5 * width)
+    };
+    (widen(x), widen(y))
+}
+
 /// The evidence panel.
 pub type EvidencePanel = Panel<EvidenceView>;
+
+/// The benchmark problem of the speed target: `n` noisy sinusoid points (seed 1) under `m`
+/// Gaussian basis functions (bias included), as a [`Spectrum`] ready for surfaces.
+///
+/// # Errors
+/// Whatever the data, basis or eigendecomposition refuse (e.g. m = 0).
+pub fn benchmark_spectrum(m: usize, n: usize) -> Result<Spectrum> {
+    let data = crate::data::Sinusoid { n, noise: 0.3, seed: 1 }.generate()?;
+    let spec = BasisSpec { family: Family::Gaussian, m, width: 0.1, degree: 3, bias: true };
+    let phi = crate::basis::Basis::from_spec(&spec, super::groups::X_RANGE, &data.x)?.design_matrix(&data.x)?;
+    Spectrum::new(&phi, &data.t)
+}
 
 #[cfg(test)]
 mod tests {

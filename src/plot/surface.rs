@@ -95,13 +95,23 @@ pub fn draw_bands<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, surface: &Surfa
     let dx = (x1 - x0) / surface.nx as f64;
     let dy = (y1 - y0) / surface.ny as f64;
     let bands = surface.levels.len();
-    let cells = surface.values.iter().enumerate().map(|(i, &z)| {
-        let (ix, iy) = (i % surface.nx, i / surface.nx);
-        let corner = (x0 + ix as f64 * dx, y0 + iy as f64 * dy);
-        let colour = band_colour(surface.band(z), bands);
-        Rectangle::new([corner, (corner.0 + dx, corner.1 + dy)], colour.filled())
-    });
-    chart.draw_series(cells).map_err(drawing_error)?;
+    // Neighbouring cells of a row in the same band are drawn as one rectangle: a banded
+    // map has few band changes per row, so this draws far fewer shapes than cells.
+    let mut runs = vec![];
+    for (iy, row) in surface.values.chunks(surface.nx.max(1)).enumerate() {
+        let mut start = 0;
+        for ix in 1..=row.len() {
+            let band = surface.band(row[start]);
+            if ix < row.len() && surface.band(row[ix]) == band {
+                continue;
+            }
+            let (y, x) = (y0 + iy as f64 * dy, x0 + start as f64 * dx);
+            let colour = band_colour(band, bands);
+            runs.push(Rectangle::new([(x, y), (x0 + ix as f64 * dx, y + dy)], colour.filled()));
+            start = ix;
+        }
+    }
+    chart.draw_series(runs).map_err(drawing_error)?;
     Ok(())
 }
 

@@ -1,0 +1,55 @@
+// Benchmark page: times calls into the wasm core with performance.now(). Each case runs a
+// few warm-up calls, then repeats until it has taken about a second, and reports the median.
+
+import init, { EvidenceBenchmark, Lab } from './pkg/rvm_lab.js';
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+function time(run) {
+  for (let i = 0; i < 3; i += 1) run(i);
+  const samples = [];
+  const start = performance.now();
+  for (let i = 0; samples.length < 200 && (performance.now() - start < 1000 || samples.length < 5); i += 1) {
+    const t0 = performance.now();
+    run(i);
+    samples.push(performance.now() - t0);
+  }
+  return { median: median(samples), runs: samples.length };
+}
+
+async function main() {
+  await init();
+  const results = {};
+  for (const [m, n] of [[20, 1000], [9, 25]]) {
+    const bench = new EvidenceBenchmark(m, n);
+    results[`surface 256x256, M=${m}, N=${n}`] = time(() => bench.surface(256));
+    bench.free();
+  }
+  const canvas = document.querySelector('#chart');
+  const lab = new Lab('evidence');
+  lab.set('M', '20');
+  lab.set('N', '1000');
+  results['evidence panel change + redraw, M=20, N=1000'] = time((i) => {
+    lab.set('seed', String(i % 50));
+    lab.draw(canvas, 1);
+  });
+  results['evidence panel redraw only'] = time(() => lab.draw(canvas, 1));
+  lab.free();
+  const body = document.querySelector('#results tbody');
+  for (const [name, { median: ms, runs }] of Object.entries(results)) {
+    const row = body.insertRow();
+    row.insertCell().textContent = name;
+    row.insertCell().textContent = ms.toFixed(3);
+    row.insertCell().textContent = String(runs);
+  }
+  document.querySelector('#json').textContent = JSON.stringify(results, null, 2);
+  document.body.dataset.done = '1';
+}
+
+main().catch((error) => {
+  document.querySelector('#json').textContent = `failed: ${error.message}`;
+  document.body.dataset.done = 'error';
+});
