@@ -27,6 +27,8 @@ const CELLS: usize = 160;
 /// ln α and ln β shown at least.
 const LN_ALPHA: (f64, f64) = (-10.0, 8.0);
 const LN_BETA: (f64, f64) = (-4.0, 8.0);
+/// Contour depths below the maximum: ¼, ½, 1, … nats.
+const DEPTH_LEVELS: i32 = 14;
 /// Re-estimation steps computed per scheme (the animation shows them one by one).
 const STEPS: usize = 400;
 /// A scheme has converged once a step moves ln α and ln β by less than this.
@@ -87,6 +89,8 @@ impl ModelSettings for EvidenceSettings {
 #[derive(Debug, Clone)]
 pub struct EvidenceView {
     grid: EvidenceGrid,
+    /// The band edges traced as lines, once per change (not per frame).
+    contours: Vec<Vec<(f64, f64)>>,
     runs: Vec<Reestimation>,
     shown: usize,
     n: usize,
@@ -128,6 +132,7 @@ impl EvidenceView {
             title: None,
             paths,
             crosses: vec![(max.ln_alpha, max.ln_beta)],
+            contours: self.contours.clone(),
         }
     }
 
@@ -188,11 +193,13 @@ impl View for EvidenceView {
         // Equal widths in ln α and ln β give equal steps, where the surface costs O(1) a cell.
         let (x, y) = square(x, y);
         let mut grid = spectrum.surface(x, y, CELLS, CELLS)?;
-        // Bands of depth below the top, geometric: the summit gets the darkest band.
+        // Bands by depth below the top, doubling from ¼ nat: the summit gets the darkest
+        // band, and far corners (thousands of nats down) do not flatten the view near it.
         let top = grid.argmax.log_evidence;
         grid.surface.values.iter_mut().for_each(|v| *v = top - *v);
-        grid.surface = std::mem::take(&mut grid.surface).with_geometric_levels(16);
-        let mut view = Self { grid, runs, shown: 0, n: data.len(), m: basis.len() };
+        grid.surface.levels = (0..DEPTH_LEVELS).map(|k| 0.25 * 2f64.powi(k)).collect();
+        let contours = grid.surface.contours();
+        let mut view = Self { grid, contours, runs, shown: 0, n: data.len(), m: basis.len() };
         view.shown = view.longest();
         Ok(view)
     }

@@ -28,6 +28,9 @@ const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E,
 const NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
 /// Most epochs: with N ≤ 200 a run is at most 40 000 updates, each costing O(N·M).
 const MAX_EPOCHS: u64 = 200;
+/// Contour lines of a surface, as [`Surface::contours`] gives them.
+type Contours = Vec<Vec<(f64, f64)>>;
+
 /// Cells of the error surface along each axis.
 const SURFACE_CELLS: usize = 72;
 /// Points at which fitted functions are drawn.
@@ -144,7 +147,8 @@ pub struct GradientView {
     least_squares: DVector<f64>,
     minimum_loss: f64,
     n: usize,
-    surface: Option<Surface>,
+    /// The error surface (M = 2) and its contour lines.
+    surface: Option<(Surface, Contours)>,
     points: Vec<(f64, f64)>,
 }
 
@@ -230,7 +234,7 @@ impl GradientView {
     }
 
     /// The weight plane: error bands, the three paths so far, the least-squares point.
-    fn weight_chart(&self, surface: &Surface) -> SurfaceChart {
+    fn weight_chart(&self, (surface, contours): &(Surface, Contours)) -> SurfaceChart {
         let paths = COLOURS
             .into_iter()
             .enumerate()
@@ -244,6 +248,7 @@ impl GradientView {
             title: None,
             paths,
             crosses: vec![(self.least_squares[0], self.least_squares[1])],
+            contours: contours.to_vec(),
         }
     }
 }
@@ -299,7 +304,11 @@ impl View for GradientView {
             })
             .collect::<Result<Vec<_>>>()?;
         let t = DVector::from_column_slice(&data.t);
-        let surface = (basis.len() == 2).then(|| error_surface(&phi, &t, &runs, &least_squares));
+        let surface = (basis.len() == 2).then(|| {
+            let surface = error_surface(&phi, &t, &runs, &least_squares);
+            let contours = surface.contours();
+            (surface, contours)
+        });
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
         let mut view = Self { runs, shown: 0, basis, least_squares, minimum_loss, n: data.len(), surface, points };
         view.shown = view.longest();

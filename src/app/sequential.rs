@@ -141,6 +141,7 @@ impl SequentialView {
             title: Some(title),
             paths: vec![],
             crosses: vec![StraightLine::WEIGHTS],
+            contours: vec![],
         }
     }
 
@@ -156,6 +157,7 @@ impl SequentialView {
             title: Some(("likelihood", "likelihood")),
             paths: vec![],
             crosses: vec![StraightLine::WEIGHTS],
+            contours: vec![],
         })
     }
 

@@ -67,6 +67,59 @@ impl Surface {
         self
     }
 
+    /// The contour lines of every level, by marching squares over the cell centres, in one
+    /// pass: each square of four neighbouring centres is crossed only by the levels between
+    /// its lowest and highest corner; the crossings of its edges (linearly interpolated,
+    /// always from the smaller grid node) are joined in pairs, and segments sharing a
+    /// crossing are chained into polylines.
+    pub fn contours(&self) -> Vec<Vec<(f64, f64)>> {
+        let mut segments: Vec<Vec<[Edge; 2]>> = vec![vec![]; self.levels.len()];
+        for iy in 0..self.ny.saturating_sub(1) {
+            for ix in 0..self.nx.saturating_sub(1) {
+                let corners = [(ix, iy), (ix + 1, iy), (ix + 1, iy + 1), (ix, iy + 1)];
+                let z = corners.map(|(i, j)| self.values[j * self.nx + i]);
+                if z.iter().any(|v| !v.is_finite()) {
+                    continue;
+                }
+                let lo = z.iter().copied().fold(f64::INFINITY, f64::min);
+                let hi = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let first = self.levels.partition_point(|&l| l < lo);
+                for (k, &level) in self.levels.iter().enumerate().skip(first).take_while(|(_, l)| **l < hi) {
+                    let mut crossed = [((0, 0), (0, 0)); 4];
+                    let mut count = 0;
+                    for e in 0..4 {
+                        let (a, b) = (corners[e], corners[(e + 1) % 4]);
+                        if (z[e] < level) != (z[(e + 1) % 4] < level) {
+                            crossed[count] = if a < b { (a, b) } else { (b, a) };
+                            count += 1;
+                        }
+                    }
+                    // Two crossings: one segment; four (a saddle): two, paired in order.
+                    segments[k].extend(crossed[..count].chunks_exact(2).map(|p| [p[0], p[1]]));
+                }
+            }
+        }
+        let levels = self.levels.iter().zip(&segments);
+        levels
+            .flat_map(|(&level, segs)| {
+                chain(segs).into_iter().map(move |line| line.iter().map(|&e| self.crossing(e, level)).collect())
+            })
+            .collect()
+    }
+
+    /// The contour z = `level` alone (see [`Surface::contours`]).
+    pub fn contour(&self, level: f64) -> Vec<Vec<(f64, f64)>> {
+        Surface { levels: vec![level], ..self.clone() }.contours()
+    }
+
+    /// Where z = `level` crosses the grid edge between two cell centres.
+    fn crossing(&self, ((i0, j0), (i1, j1)): Edge, level: f64) -> (f64, f64) {
+        let (z0, z1) = (self.values[j0 * self.nx + i0], self.values[j1 * self.nx + i1]);
+        let f = (level - z0) / (z1 - z0);
+        let (p, q) = (self.cell_centre(i0, j0), self.cell_centre(i1, j1));
+        (p.0 + f * (q.0 - p.0), p.1 + f * (q.1 - p.1))
+    }
+
     /// The band of value `z`: how many levels lie below it.
     pub fn band(&self, z: f64) -> usize {
         self.levels.partition_point(|&level| level < z)
@@ -76,6 +129,39 @@ impl Surface {
 /// Centre of cell `i` of `n` equal cells over `lo..hi`.
 fn centre((lo, hi): (f64, f64), i: usize, n: usize) -> f64 {
     lo + (hi - lo) * (i as f64 + 0.5) / n as f64
+}
+
+/// A grid edge between two cell centres (ix, iy), the smaller first.
+type Edge = ((usize, usize), (usize, usize));
+
+/// Joins segments that share an end into polylines (each edge is shared by at most two).
+fn chain(segments: &[[Edge; 2]]) -> Vec<Vec<Edge>> {
+    let mut ends: std::collections::HashMap<Edge, Vec<usize>> = std::collections::HashMap::new();
+    for (k, s) in segments.iter().enumerate() {
+        for e in s {
+            ends.entry(*e).or_default().push(k);
+        }
+    }
+    let mut used = vec![false; segments.len()];
+    let mut lines = vec![];
+    // Start at loose ends first, so open lines are walked whole; closed loops come after.
+    let loose = (0..segments.len()).filter(|&k| segments[k].iter().any(|e| ends[e].len() == 1));
+    for start in loose.chain(0..segments.len()) {
+        if used[start] {
+            continue;
+        }
+        used[start] = true;
+        let [a, b] = segments[start];
+        let first = if ends[&a].len() == 1 { a } else { b };
+        let mut line = vec![first, if first == a { b } else { a }];
+        while let Some(&next) = ends[line.last().unwrap_or(&first)].iter().find(|&&k| !used[k]) {
+            used[next] = true;
+            let [c, d] = segments[next];
+            line.push(if Some(&c) == line.last() { d } else { c });
+        }
+        lines.push(line);
+    }
+    lines
 }
 
 /// Colour of band `k` of `bands`: from deep blue-grey (low) to white (high).
@@ -115,6 +201,20 @@ pub fn draw_bands<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, surface: &Surfa
     Ok(())
 }
 
+/// Draws contour lines (from [`Surface::contours`]) in a thin line.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw_contours<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    lines: &[Vec<(f64, f64)>],
+    style: ShapeStyle,
+) -> Result<()> {
+    let paths = lines.iter().map(|line| PathElement::new(line.clone(), style));
+    chart.draw_series(paths).map_err(drawing_error)?;
+    Ok(())
+}
+
 /// A path drawn over a surface: a polyline ending in a dot.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SurfacePath {
@@ -140,6 +240,8 @@ pub struct SurfaceChart {
     pub paths: Vec<SurfacePath>,
     /// Points marked with a cross (a maximum, the true weights).
     pub crosses: Vec<(f64, f64)>,
+    /// Contour lines traced along the band edges ([`Surface::contours`]), if wanted.
+    pub contours: Vec<Vec<(f64, f64)>>,
 }
 
 impl SurfaceChart {
@@ -162,6 +264,7 @@ impl SurfaceChart {
         };
         let mut chart = axes(area, &spec, scale)?;
         draw_bands(&mut chart, &self.surface)?;
+        draw_contours(&mut chart, &self.contours, palette::INK.mix(0.35).stroke_width(px(1.0, scale)))?;
         for path in &self.paths {
             line(&mut chart, &path.points, path.colour.stroke_width(px(1.5, scale)))?;
             if let Some(&last) = path.points.last() {
@@ -184,6 +287,32 @@ mod tests {
         // Centres x ∈ {0.5, 1.5}, y ∈ {0.25, 0.75}.
         assert_eq!(s.values, vec![3.0, 4.0, 8.0, 9.0]);
         assert_eq!(s.cell_centre(1, 0), (1.5, 0.25));
+    }
+
+    #[test]
+    fn contours_of_a_plane_are_straight_and_on_the_level() {
+        // z = x + y on [0, 4]²: the contour z = 4.2 is the line x + y = 4.2 (a level that
+        // misses the cell centres, where crossings would sit on grid nodes).
+        let s = Surface::sample((0.0, 4.0), (0.0, 4.0), 4, 4, |x, y| x + y);
+        let lines = s.contour(4.2);
+        // One straight line, chained from the squares it crosses, every point on x + y = 4.2.
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(lines[0].len() >= 3, "{lines:?}");
+        for p in &lines[0] {
+            assert!((p.0 + p.1 - 4.2).abs() < 1e-12, "{p:?}");
+        }
+        assert!(s.contour(100.0).is_empty());
+
+        // A bowl: the contour of a level inside it is one closed loop around the centre.
+        let bowl = Surface::sample((-2.0, 2.0), (-2.0, 2.0), 20, 20, |x, y| x * x + y * y);
+        let rings = bowl.contour(1.0);
+        assert_eq!(rings.len(), 1);
+        let ring = &rings[0];
+        assert_eq!(ring.first(), ring.last(), "closed");
+        for p in ring {
+            let r = (p.0 * p.0 + p.1 * p.1).sqrt();
+            assert!((r - 1.0).abs() < 0.05, "{p:?} at radius {r}");
+        }
     }
 
     #[test]
