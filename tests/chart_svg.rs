@@ -14,6 +14,8 @@
 //! itself is checked against the mesh lines in the SVG (which span exactly the plotting
 //! area), its corners against the data ranges, and against the inverse linear map.
 
+mod common;
+use common::svg::{Element, elements, hex};
 use nalgebra::{DMatrix, DVector};
 use plotters::prelude::*;
 use proptest::prelude::*;
@@ -35,59 +37,6 @@ fn render(scene: &PredictiveScene, size: (u32, u32), scale: f64) -> (String, Plo
         draw(&root, scene, scale).expect("drawing to an SVG string succeeds")
     };
     (svg, area)
-}
-
-/// One SVG element: its tag, the text of its attributes, and the text after it.
-#[derive(Debug)]
-struct Element<'a> {
-    tag: &'a str,
-    attrs: &'a str,
-    text: &'a str,
-}
-
-impl<'a> Element<'a> {
-    fn attr(&self, name: &str) -> Option<&'a str> {
-        let key = format!(" {name}=\"");
-        let start = self.attrs.find(&key)? + key.len();
-        let len = self.attrs[start..].find('"')?;
-        Some(&self.attrs[start..start + len])
-    }
-
-    fn num(&self, name: &str) -> f64 {
-        self.attr(name).unwrap_or_else(|| panic!("{name} missing in {self:?}")).parse().unwrap()
-    }
-
-    /// `points="x,y x,y …"` of a polyline or polygon.
-    fn points(&self) -> Vec<(f64, f64)> {
-        self.attr("points")
-            .expect("points")
-            .split_whitespace()
-            .map(|p| {
-                let (x, y) = p.split_once(',').expect("x,y");
-                (x.parse().unwrap(), y.parse().unwrap())
-            })
-            .collect()
-    }
-
-    fn has_colour(&self, name: &str, colour: RGBColor) -> bool {
-        self.attr(name).is_some_and(|c| c.eq_ignore_ascii_case(&hex(colour)))
-    }
-}
-
-fn elements(svg: &str) -> Vec<Element<'_>> {
-    svg.split('<')
-        .filter(|chunk| !chunk.is_empty() && !chunk.starts_with('/') && !chunk.starts_with('?'))
-        .map(|chunk| {
-            let close = chunk.find('>').expect("tag closes");
-            let tag_end = chunk.find(|c: char| c.is_whitespace() || c == '>' || c == '/').unwrap();
-            Element { tag: &chunk[..tag_end], attrs: &chunk[tag_end..close], text: chunk[close + 1..].trim() }
-        })
-        .collect()
-}
-
-/// `#RRGGBB` of a palette colour.
-fn hex(c: RGBColor) -> String {
-    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
 }
 
 fn with<'a>(els: &'a [Element<'a>], tag: &str, attr: &str, colour: RGBColor) -> Vec<&'a Element<'a>> {

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use super::params::{Control, ParamSpec, parse_real};
-use super::{Grab, Panel, Readout, View};
+use super::{Panel, Readout, View};
 use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::Sinusoid;
@@ -309,15 +309,8 @@ impl View for ComparisonView {
         ]
     }
 
-    fn press(&self, settings: &mut ComparisonSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        settings.data.add_point(x, y)?;
-        Ok(None)
-    }
-
-    const TAKES_POINTS: bool = true;
-
-    fn add_point(settings: &mut ComparisonSettings, x: f64, t: f64) -> Result<()> {
-        settings.data.add_point(x, t)
+    fn data_points(settings: &mut ComparisonSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
     }
 }
 

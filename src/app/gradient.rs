@@ -410,10 +410,8 @@ impl View for GradientView {
         Ok(None)
     }
 
-    const TAKES_POINTS: bool = true;
-
-    fn add_point(settings: &mut GradientSettings, x: f64, t: f64) -> Result<()> {
-        settings.data.add_point(x, t)
+    fn data_points(settings: &mut GradientSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
     }
 
     fn is_animated(&self) -> bool {

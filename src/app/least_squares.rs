@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
-use super::{Cell, Grab, Message, Panel, Readout, Table, View};
+use super::{Cell, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::{Dataset, Sinusoid};
 use crate::error::Result;
@@ -218,15 +218,8 @@ impl View for LeastSquaresView {
         messages
     }
 
-    fn press(&self, settings: &mut LeastSquaresSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        settings.data.add_point(x, y)?;
-        Ok(None)
-    }
-
-    const TAKES_POINTS: bool = true;
-
-    fn add_point(settings: &mut LeastSquaresSettings, x: f64, t: f64) -> Result<()> {
-        settings.data.add_point(x, t)
+    fn data_points(settings: &mut LeastSquaresSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
     }
 }
 

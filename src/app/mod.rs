@@ -86,12 +86,20 @@ pub trait View: Sized {
     fn aspect(&self, _width: f64) -> f64 {
         0.6
     }
-    /// A press at data point (x, y) of the interactive chart: changes `settings` (e.g.
-    /// adds a point) and/or grabs something to drag.
+    /// The data points of `settings` that a press on the plot or the add-point form
+    /// extends, if the panel has such data.
+    fn data_points(_settings: &mut Self::Settings) -> Option<&mut groups::DataParams> {
+        None
+    }
+    /// A press at data point (x, y) of the interactive chart: changes `settings` and/or
+    /// grabs something to drag. By default it adds the point (x, y) to the data, if any.
     ///
     /// # Errors
     /// If the press would make the settings invalid.
-    fn press(&self, _settings: &mut Self::Settings, _x: f64, _y: f64) -> Result<Option<Grab>> {
+    fn press(&self, settings: &mut Self::Settings, x: f64, y: f64) -> Result<Option<Grab>> {
+        if let Some(data) = Self::data_points(settings) {
+            data.add_point(x, y)?;
+        }
         Ok(None)
     }
     /// The grabbed thing dragged to (x, y).
@@ -100,16 +108,6 @@ pub trait View: Sized {
     /// If the move would make the settings invalid.
     fn drag(&self, _settings: &mut Self::Settings, _grab: Grab, _x: f64, _y: f64) -> Result<()> {
         Ok(())
-    }
-    /// Whether the panel has data points that [`View::add_point`] extends.
-    const TAKES_POINTS: bool = false;
-    /// Adds the data point (x, t) to `settings`.
-    ///
-    /// # Errors
-    /// If the point is not finite or too many; [`Error::UnknownParameter`] for a panel
-    /// without data.
-    fn add_point(_settings: &mut Self::Settings, _x: f64, _t: f64) -> Result<()> {
-        Err(Error::UnknownParameter { key: "points".into() })
     }
     /// Whether the view animates (play / pause / step).
     fn is_animated(&self) -> bool {
@@ -292,10 +290,12 @@ impl<V: View> PanelModel for Panel<V> {
         Ok(())
     }
     fn accepts_points(&self) -> bool {
-        V::TAKES_POINTS
+        V::data_points(&mut self.settings.clone()).is_some()
     }
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
-        self.update(|_, settings| V::add_point(settings, x, t))
+        self.update(|_, settings| {
+            V::data_points(settings).ok_or_else(|| Error::UnknownParameter { key: "points".into() })?.add_point(x, t)
+        })
     }
     fn press(&mut self, x: f64, y: f64) -> Result<bool> {
         let before = self.settings.value_list();

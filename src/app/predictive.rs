@@ -152,15 +152,8 @@ impl View for PredictiveView {
         ]
     }
 
-    fn press(&self, settings: &mut PredictiveSettings, x: f64, y: f64) -> Result<Option<super::Grab>> {
-        settings.data.add_point(x, y)?;
-        Ok(None)
-    }
-
-    const TAKES_POINTS: bool = true;
-
-    fn add_point(settings: &mut PredictiveSettings, x: f64, t: f64) -> Result<()> {
-        settings.data.add_point(x, t)
+    fn data_points(settings: &mut PredictiveSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
     }
 }
 

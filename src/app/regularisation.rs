@@ -10,7 +10,7 @@ use plotters::prelude::*;
 
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use super::params::{Control, ParamSpec, parse_real};
-use super::{Cell, Grab, Message, Panel, Readout, Table, View};
+use super::{Cell, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
@@ -383,15 +383,8 @@ impl View for RegularisationView {
         Some((if self.abandoned { total } else { done }, total))
     }
 
-    fn press(&self, settings: &mut RegularisationSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        settings.data.add_point(x, y)?;
-        Ok(None)
-    }
-
-    const TAKES_POINTS: bool = true;
-
-    fn add_point(settings: &mut RegularisationSettings, x: f64, t: f64) -> Result<()> {
-        settings.data.add_point(x, t)
+    fn data_points(settings: &mut RegularisationSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
     }
 }
 

@@ -1,0 +1,3 @@
+//! Support shared by the integration tests.
+
+pub mod svg;
