@@ -27,6 +27,8 @@ const CELLS: usize = 160;
 /// ln α and ln β shown at least.
 const LN_ALPHA: (f64, f64) = (-10.0, 8.0);
 const LN_BETA: (f64, f64) = (-4.0, 8.0);
+/// The surface window never reaches beyond ±this in ln α or ln β.
+const WINDOW_LIMIT: f64 = 30.0;
 /// Contour depths below the maximum: ¼, ½, 1, … nats.
 const DEPTH_LEVELS: i32 = 14;
 /// Re-estimation steps computed per scheme (the animation shows them one by one).
@@ -190,8 +192,11 @@ impl View for EvidenceView {
             x = (x.0.min(a - 1.0), x.1.max(a + 1.0));
             y = (y.0.min(b - 1.0), y.1.max(b + 1.0));
         }
-        // Equal widths in ln α and ln β give equal steps, where the surface costs O(1) a cell.
-        let (x, y) = square(x, y);
+        // A scheme can run far off (α → ∞ when β is held too small); the window stops at
+        // WINDOW_LIMIT and such a path leaves the chart. Equal widths in ln α and ln β give
+        // equal steps, where the surface costs O(1) a cell.
+        let clip = |(lo, hi): (f64, f64)| (lo.max(-WINDOW_LIMIT), hi.min(WINDOW_LIMIT));
+        let (x, y) = square(clip(x), clip(y));
         let mut grid = spectrum.surface(x, y, CELLS, CELLS)?;
         // Bands by depth below the top, doubling from ¼ nat: the summit gets the darkest
         // band, and far corners (thousands of nats down) do not flatten the view near it.
@@ -352,6 +357,16 @@ mod tests {
         assert!((max.ln_alpha - both.alpha.ln()).abs() <= cell_a, "{max:?}");
         assert!((max.ln_beta - both.beta.ln()).abs() <= cell_b, "{max:?}");
         assert!(both.log_evidence >= max.log_evidence - 1e-9);
+    }
+
+    #[test]
+    fn a_start_that_sends_a_scheme_far_away_still_draws() {
+        // From ln α = −5.5, ln β = −2.5 (β far too small), α-only re-estimation runs off
+        // to enormous α; the window stays bounded and the panel computes.
+        let mut panel = EvidencePanel::try_default().unwrap();
+        panel.set("start", "-5.5:-2.5").unwrap();
+        let grid = panel.view().grid();
+        assert!(grid.surface.x_range.1 <= WINDOW_LIMIT && grid.surface.y_range.0 >= -WINDOW_LIMIT);
     }
 
     #[test]

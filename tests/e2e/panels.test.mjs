@@ -210,3 +210,28 @@ describe('panel sequential', () => {
     await page.context().close();
   });
 });
+
+describe('panel evidence', () => {
+  test('a click on the surface starts the schemes there; fixed point and EM meet at the maximum', async () => {
+    const page = await open(env, '?panel=evidence');
+    const rows = () => page.$$eval('#tables tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const [, , both, em] = await rows();
+    assert.deepEqual(both.slice(2, 5), em.slice(2, 5), 'α, β and γ of the fixed point and of EM agree');
+    assert.equal(Number(await readout(page, 'log-evidence')).toFixed(2), Number(await readout(page, 'surface-max')).toFixed(2));
+    const box = await page.$eval('#chart', (c) => {
+      const r = c.getBoundingClientRect();
+      const a = window.rvmLab.state.lab.plotArea();
+      return { x: r.left + (a.left + 0.25 * (a.right - a.left)) * (r.width / c.width), y: r.top + (a.top + 0.75 * (a.bottom - a.top)) * (r.height / c.height) };
+    });
+    const before = await page.evaluate(() => new URLSearchParams(location.search).get('start'));
+    const n = await page.$eval('#chart', (c) => Number(c.dataset.draws));
+    await page.mouse.click(box.x, box.y);
+    await waitForDraws(page, n + 1);
+    const after = await page.evaluate(() => new URLSearchParams(location.search).get('start'));
+    assert.notEqual(after, before);
+    const [lnAlpha, lnBeta] = after.split(':').map(Number);
+    assert.ok(Number.isFinite(lnAlpha) && Number.isFinite(lnBeta), after);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+});
