@@ -103,7 +103,7 @@ fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
     assert_eq!(s.basis.spec.family, Family::Gaussian, "the default panel uses Gaussian bumps");
     assert!(s.data.extra.is_empty());
     let data = Sinusoid { n: s.data.n, noise: s.data.noise, seed: s.data.seed }.generate().unwrap();
-    let (m, width, alpha, beta) = (s.basis.spec.m, s.basis.spec.width, s.alpha, s.beta);
+    let (m, width, alpha, beta) = (s.basis.spec.m, s.basis.spec.width, s.precisions.alpha, s.precisions.beta);
     let centres: Vec<f64> = (0..m - 1).map(|j| j as f64 / (m - 2) as f64).collect();
     let phi_of = move |x: f64| {
         DVector::from_fn(

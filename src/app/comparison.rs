@@ -7,13 +7,13 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
-use super::params::{Control, ParamSpec, parse_real};
+use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
+use super::params::{Control, ParamSpec};
 use super::{Panel, Readout, View};
 use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::Sinusoid;
-use crate::error::{Result, ensure_positive};
+use crate::error::Result;
 use crate::evidence::{Reestimation, Scheme, Spectrum};
 use crate::linear::least_squares::rms_error;
 use crate::plot::basis::curve_colour;
@@ -26,11 +26,8 @@ const ORDERS: usize = 10;
 const LN_ALPHA: (f64, f64) = (-10.0, 6.0);
 /// Points along the sweep.
 const SWEEP: usize = 81;
-/// Held-out points for the test error (the same generator, another seed).
-const TEST_POINTS: usize = 100;
-const TEST_SEED_OFFSET: u64 = 1_000_003;
 
-const PRECISIONS: &[ParamSpec] = &[
+const PRECISIONS: &[ParamSpec; 2] = &[
     ParamSpec { key: "alpha", symbol: "α", control: Control::Real { min: 1e-5, max: 1e2, log: true } },
     ParamSpec { key: "beta", symbol: "β", control: Control::Real { min: 1e-1, max: 1e3, log: true } },
 ];
@@ -42,10 +39,9 @@ pub struct ComparisonSettings {
     pub basis: BasisParams,
     /// The data.
     pub data: DataParams,
-    /// α of the order comparison (PRML Fig 3.14: 5·10⁻³).
-    pub alpha: f64,
-    /// β of every chart (PRML: 11.1 = 1/0.3², the true noise).
-    pub beta: f64,
+    /// α of the order comparison (PRML Fig 3.14: 5·10⁻³) and β of every chart (PRML: 11.1 =
+    /// 1/0.3², the true noise).
+    pub precisions: PrecisionParams,
 }
 
 impl Default for ComparisonSettings {
@@ -54,39 +50,21 @@ impl Default for ComparisonSettings {
         Self {
             basis: BasisParams::new(spec).with_max_m(50),
             data: DataParams::new(10, 0.3, 1),
-            alpha: 5e-3,
-            beta: 11.1,
+            precisions: PrecisionParams { alpha: 5e-3, beta: 11.1, specs: PRECISIONS },
         }
     }
 }
 
 impl ModelSettings for ComparisonSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
     fn own_params(&self) -> Vec<ParamSpec> {
-        PRECISIONS.to_vec()
+        self.precisions.params()
     }
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
-        let (slot, symbol) = match key {
-            "alpha" => (&mut self.alpha, "α"),
-            "beta" => (&mut self.beta, "β"),
-            _ => return None,
-        };
-        Some(parse_real(symbol, text).and_then(|v| ensure_positive(symbol, v)).map(|v| *slot = v))
+        self.precisions.assign(key, text)
     }
     fn value_own(&self, key: &str) -> Option<String> {
-        match key {
-            "alpha" => Some(self.alpha.to_string()),
-            "beta" => Some(self.beta.to_string()),
-            _ => None,
-        }
+        self.precisions.value(key)
     }
 }
 
@@ -235,10 +213,9 @@ impl View for ComparisonView {
 
     fn compute(settings: &ComparisonSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
-        let d = &settings.data;
-        let test =
-            Sinusoid { n: TEST_POINTS, noise: d.noise, seed: d.seed.wrapping_add(TEST_SEED_OFFSET) }.generate()?;
-        let hyper = Hyperparameters::new(settings.alpha, settings.beta)?;
+        let test = settings.data.test_set()?;
+        let hyper = settings.precisions.hyperparameters()?;
+        let beta = hyper.beta();
         let orders = (1..=ORDERS).map(|m| order_evidence(m, &data.x, &data.t, hyper)).collect::<Result<Vec<_>>>()?;
 
         let basis = settings.basis.basis(&data.x)?;
@@ -249,8 +226,8 @@ impl View for ComparisonView {
             .into_iter()
             .map(|ln_alpha| {
                 let alpha = ln_alpha.exp();
-                let e = spectrum.evaluate(alpha, settings.beta);
-                let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(alpha, settings.beta)?)?;
+                let e = spectrum.evaluate(alpha, beta);
+                let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(alpha, beta)?)?;
                 let test_rms = rms_error(&phi_test, &test.t, posterior.mean())?;
                 Ok(SweepPoint {
                     ln_alpha,
@@ -262,10 +239,10 @@ impl View for ComparisonView {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut run = Reestimation::new(spectrum, Scheme::AlphaOnly, Hyperparameters::new(1.0, settings.beta)?)?;
+        let mut run = Reestimation::new(spectrum, Scheme::AlphaOnly, Hyperparameters::new(1.0, beta)?)?;
         run.run(1e-10, 10_000)?;
         let best = *run.current();
-        let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(best.alpha, settings.beta)?)?;
+        let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(best.alpha, beta)?)?;
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, 101);
         let fit = grid.iter().map(|&x| (x, posterior.predict(&basis.features(x)).mean)).collect();
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings};
+use super::groups::{BasisParams, DataParams, ModelSettings, model_groups};
 use super::params::{ParamSpec, parse_real};
 use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family};
@@ -58,15 +58,7 @@ impl Default for EvidenceSettings {
 }
 
 impl ModelSettings for EvidenceSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
     fn own_params(&self) -> Vec<ParamSpec> {
         vec![]
     }

@@ -9,7 +9,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec, parse_integer, parse_real};
 use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
@@ -82,15 +82,7 @@ impl Default for GradientSettings {
 const START_KEY: &str = "start";
 
 impl ModelSettings for GradientSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
     fn own_params(&self) -> Vec<ParamSpec> {
         OWN_PARAMS.to_vec()
     }

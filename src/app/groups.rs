@@ -24,6 +24,11 @@ pub const X_RANGE: (f64, f64) = (0.0, 1.0);
 /// enough that every panel recomputes within a frame or two.
 pub const LIVE_MAX_POINTS: usize = 1_000;
 
+/// Held-out points of [`DataParams::test_set`].
+pub const TEST_POINTS: usize = 100;
+/// The test set's seed is the data seed plus this.
+pub const TEST_SEED_OFFSET: u64 = 1_000_003;
+
 /// Clicked points are rounded to this many decimals, so the URL holds them exactly.
 const POINT_DECIMALS: i32 = 4;
 
@@ -72,6 +77,15 @@ impl DataParams {
             data.push(x, t)?;
         }
         Ok(data)
+    }
+
+    /// Held-out points for test errors: [`TEST_POINTS`] from the same generator (same
+    /// noise) with the seed moved by [`TEST_SEED_OFFSET`], so they never repeat the data.
+    ///
+    /// # Errors
+    /// As [`Sinusoid::generate`].
+    pub fn test_set(&self) -> Result<Dataset> {
+        Sinusoid { n: TEST_POINTS, noise: self.noise, seed: self.seed.wrapping_add(TEST_SEED_OFFSET) }.generate()
     }
 
     /// Adds (x, t), rounded to [`POINT_DECIMALS`] decimals.
@@ -226,6 +240,67 @@ impl ParamGroup for BasisParams {
         })
     }
 }
+
+/// The prior precision α and the noise precision β of a Bayesian model, on log sliders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrecisionParams {
+    /// Prior precision α.
+    pub alpha: f64,
+    /// Noise precision β.
+    pub beta: f64,
+    /// The two sliders (their ranges suit the panel).
+    pub specs: &'static [ParamSpec; 2],
+}
+
+impl PrecisionParams {
+    /// The checked pair, for the models.
+    ///
+    /// # Errors
+    /// None in practice: assignments keep both positive; checked again all the same.
+    pub fn hyperparameters(&self) -> Result<crate::bayes::Hyperparameters> {
+        crate::bayes::Hyperparameters::new(self.alpha, self.beta)
+    }
+}
+
+impl ParamGroup for PrecisionParams {
+    fn params(&self) -> Vec<ParamSpec> {
+        self.specs.to_vec()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let (slot, symbol) = match key {
+            "alpha" => (&mut self.alpha, "α"),
+            "beta" => (&mut self.beta, "β"),
+            _ => return None,
+        };
+        Some(parse_real(symbol, text).and_then(|v| ensure_positive(symbol, v)).map(|v| *slot = v))
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        match key {
+            "alpha" => Some(self.alpha.to_string()),
+            "beta" => Some(self.beta.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// The three accessors of [`ModelSettings`] for a settings struct with fields `basis`
+/// and `data`.
+macro_rules! model_groups {
+    () => {
+        fn basis(&self) -> &$crate::app::groups::BasisParams {
+            &self.basis
+        }
+        fn data(&self) -> &$crate::app::groups::DataParams {
+            &self.data
+        }
+        fn groups_mut(&mut self) -> (&mut $crate::app::groups::BasisParams, &mut $crate::app::groups::DataParams) {
+            (&mut self.basis, &mut self.data)
+        }
+    };
+}
+pub(crate) use model_groups;
 
 /// Settings made of a basis, the data, and a panel's own parameters (shown between the
 /// two). Every such type is a [`Settings`](super::Settings) through the impl below, so

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::{Cell, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
 use crate::data::{Dataset, Sinusoid};
@@ -15,10 +15,6 @@ use crate::linear::least_squares::{self, LeastSquares};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
 
-/// Held-out points, drawn from the same generator with another seed.
-const TEST_POINTS: usize = 100;
-/// The test set's seed is the data seed plus this, so the two never coincide.
-const TEST_SEED_OFFSET: u64 = 1_000_003;
 /// The error curve covers M = 1 ..= this.
 const CURVE_MAX_M: usize = 12;
 /// Points at which the fit is drawn.
@@ -44,15 +40,7 @@ impl Default for LeastSquaresSettings {
 }
 
 impl ModelSettings for LeastSquaresSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
 }
 
 /// Train and test RMS error of the least-squares fit with M functions.
@@ -113,9 +101,7 @@ impl View for LeastSquaresView {
 
     fn compute(settings: &LeastSquaresSettings) -> Result<Self> {
         let train = settings.data.dataset()?;
-        let data = &settings.data;
-        let test = Sinusoid { n: TEST_POINTS, noise: data.noise, seed: data.seed.wrapping_add(TEST_SEED_OFFSET) }
-            .generate()?;
+        let test = settings.data.test_set()?;
         let (fit, current, basis) = fit_with(&settings.basis, &train, &test)?;
         let curve = if settings.basis.spec.family.count_is_free() {
             (1..=CURVE_MAX_M)

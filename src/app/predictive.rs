@@ -5,13 +5,13 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
-use super::params::{Control, ParamSpec, parse_real};
+use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
+use super::params::{Control, ParamSpec};
 use super::{Panel, Readout, View};
 use crate::basis::{BasisSpec, Family};
-use crate::bayes::{Hyperparameters, Posterior};
+use crate::bayes::Posterior;
 use crate::data::Sinusoid;
-use crate::error::{Result, ensure_positive};
+use crate::error::Result;
 use crate::plot::predictive::{LEGEND, PredictiveScene, draw};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
@@ -22,7 +22,7 @@ const GRID_POINTS: usize = 201;
 /// Functions drawn from the posterior.
 const SAMPLES: usize = 5;
 
-const PRECISIONS: &[ParamSpec] = &[
+const PRECISIONS: &[ParamSpec; 2] = &[
     ParamSpec { key: "alpha", symbol: "α", control: Control::Real { min: 1e-6, max: 1e4, log: true } },
     ParamSpec { key: "beta", symbol: "β", control: Control::Real { min: 1e-2, max: 1e4, log: true } },
 ];
@@ -34,48 +34,32 @@ pub struct PredictiveSettings {
     pub basis: BasisParams,
     /// The data.
     pub data: DataParams,
-    /// Prior precision α.
-    pub alpha: f64,
-    /// Noise precision β assumed by the model.
-    pub beta: f64,
+    /// Prior precision α and the noise precision β assumed by the model.
+    pub precisions: PrecisionParams,
 }
 
 impl Default for PredictiveSettings {
     /// PRML Fig 3.8: nine Gaussian basis functions (bias included), σ = 0.2 so the true β is 25.
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true };
-        Self { basis: BasisParams::new(spec), data: DataParams::new(10, 0.2, 1), alpha: 2.0, beta: 25.0 }
+        Self {
+            basis: BasisParams::new(spec),
+            data: DataParams::new(10, 0.2, 1),
+            precisions: PrecisionParams { alpha: 2.0, beta: 25.0, specs: PRECISIONS },
+        }
     }
 }
 
 impl ModelSettings for PredictiveSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
     fn own_params(&self) -> Vec<ParamSpec> {
-        PRECISIONS.to_vec()
+        self.precisions.params()
     }
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
-        let slot = match key {
-            "alpha" => &mut self.alpha,
-            "beta" => &mut self.beta,
-            _ => return None,
-        };
-        let symbol = if key == "alpha" { "α" } else { "β" };
-        Some(parse_real(symbol, text).and_then(|v| ensure_positive(symbol, v)).map(|v| *slot = v))
+        self.precisions.assign(key, text)
     }
     fn value_own(&self, key: &str) -> Option<String> {
-        match key {
-            "alpha" => Some(self.alpha.to_string()),
-            "beta" => Some(self.beta.to_string()),
-            _ => None,
-        }
+        self.precisions.value(key)
     }
 }
 
@@ -103,7 +87,7 @@ impl View for PredictiveView {
         let data = settings.data.dataset()?;
         let basis = settings.basis.basis(&data.x)?;
         let phi = basis.design_matrix(&data.x)?;
-        let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(settings.alpha, settings.beta)?)?;
+        let posterior = Posterior::fit(&phi, &data.t, settings.precisions.hyperparameters()?)?;
 
         let grid = crate::basis::evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
         let features: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
@@ -223,7 +207,7 @@ mod tests {
         let notices = panel.apply_query(&pairs);
         assert_eq!(notices.iter().map(|n| n.key.as_str()).collect::<Vec<_>>(), vec!["beta", "colour"]);
         assert_eq!(panel.settings().basis.spec.m, 4);
-        assert_eq!(panel.settings().beta, PredictiveSettings::default().beta);
+        assert_eq!(panel.settings().precisions.beta, PredictiveSettings::default().precisions.beta);
     }
 
     #[test]

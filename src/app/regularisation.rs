@@ -8,7 +8,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec, parse_real};
 use super::{Cell, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
@@ -67,15 +67,7 @@ impl Default for RegularisationSettings {
 }
 
 impl ModelSettings for RegularisationSettings {
-    fn basis(&self) -> &BasisParams {
-        &self.basis
-    }
-    fn data(&self) -> &DataParams {
-        &self.data
-    }
-    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
-        (&mut self.basis, &mut self.data)
-    }
+    model_groups!();
     fn own_params(&self) -> Vec<ParamSpec> {
         vec![LAMBDA]
     }
