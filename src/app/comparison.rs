@@ -16,9 +16,8 @@ use crate::data::Sinusoid;
 use crate::error::Result;
 use crate::evidence::{Reestimation, Scheme, Spectrum};
 use crate::linear::least_squares::rms_error;
-use crate::plot::basis::curve_colour;
-use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette};
+use crate::plot::fit::{Curve, LineChart, weight_curves, widen};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
 
 /// Polynomial orders compared (M = 1 … 10: degree 0 … 9, as in PRML Fig 3.14).
 const ORDERS: usize = 10;
@@ -164,11 +163,7 @@ impl ComparisonView {
             x_name: ("gamma", "γ"),
             y_name: ("weight", "wⱼ"),
             title: None,
-            curves: (0..m)
-                .map(|j| {
-                    Curve::solid(self.sweep.iter().map(|p| (p.gamma, p.weights[j])).collect(), curve_colour(j), 1.5)
-                })
-                .collect(),
+            curves: weight_curves(&self.sweep.iter().map(|p| (p.gamma, &p.weights)).collect::<Vec<_>>()),
             points: vec![],
             marker: None,
         };
@@ -250,9 +245,7 @@ impl View for ComparisonView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
-        let (w, _) = root.dim_in_pixel();
-        let narrow = f64::from(w) / scale < crate::plot::NARROW;
+        let narrow = crate::plot::is_narrow(root, scale);
         let cells = if narrow { root.split_evenly((6, 1)) } else { root.split_evenly((2, 3)) };
         let mut area = None;
         for (k, (chart, cell)) in self.charts().iter().zip(&cells).enumerate() {
@@ -261,13 +254,10 @@ impl View for ComparisonView {
                 area = Some(drawn);
             }
         }
-        root.present().map_err(drawing_error)?;
         area.ok_or_else(|| crate::Error::Drawing("no chart was drawn".into()))
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 4.2 } else { 0.62 }
-    }
+    const ASPECT: (f64, f64) = (0.62, 4.2);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![

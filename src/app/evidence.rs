@@ -14,10 +14,10 @@ use super::{Cell, Grab, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Hyperparameters;
 use crate::error::Result;
-use crate::evidence::{EvidenceGrid, Reestimation, Scheme, Spectrum, Termination};
+use crate::evidence::{Evaluation, EvidenceGrid, Reestimation, Scheme, Spectrum, Termination};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{SurfaceChart, SurfacePath};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, split_pair};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, split_pair};
 
 /// Colours of the four schemes: α only, β only, both, EM.
 const COLOURS: [RGBColor; 4] =
@@ -104,6 +104,14 @@ impl EvidenceView {
 
     fn longest(&self) -> usize {
         self.runs.iter().map(Reestimation::iteration).max().unwrap_or(0)
+    }
+
+    /// Run `k` at the frame shown: its step (it may have stopped earlier) and that iterate.
+    fn shown_at(&self, k: usize) -> (usize, Evaluation) {
+        let path = self.runs[k].path();
+        // A path always holds its start, so it is never empty.
+        let step = self.shown.min(path.len() - 1);
+        (step, path[step])
     }
 
     /// Run `k`'s (ln α, ln β, ln p) up to the frame shown.
@@ -202,17 +210,13 @@ impl View for EvidenceView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
         let (left, right) = split_pair(root, scale, 0.6);
         let area = self.surface_chart().draw(&left, scale, labels)?;
         self.climb_chart().draw(&right, scale, labels)?;
-        root.present().map_err(drawing_error)?;
         Ok(area)
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 1.8 } else { 0.55 }
-    }
+    const ASPECT: (f64, f64) = (0.55, 1.8);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
@@ -226,8 +230,7 @@ impl View for EvidenceView {
 
     fn readouts(&self) -> Vec<Readout> {
         // The joint fixed point (scheme "both") as far as the animation has got.
-        let both = self.runs[2].path();
-        let at = both[self.shown.min(both.len() - 1)];
+        let (_, at) = self.shown_at(2);
         vec![
             Readout { key: "N", value: self.n as f64 },
             Readout { key: "M", value: self.m as f64 },
@@ -243,12 +246,12 @@ impl View for EvidenceView {
         let rows = self
             .runs
             .iter()
-            .map(|run| {
-                let path = run.path();
-                let at = path[self.shown.min(path.len() - 1)];
+            .enumerate()
+            .map(|(k, run)| {
+                let (step, at) = self.shown_at(k);
                 vec![
                     Cell::Label(run.scheme().name()),
-                    Cell::Number(self.shown.min(path.len() - 1) as f64),
+                    Cell::Number(step as f64),
                     Cell::Number(at.alpha),
                     Cell::Number(at.beta),
                     Cell::Number(at.gamma),

@@ -19,7 +19,7 @@ use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule
 use crate::linear::least_squares;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{Surface, SurfaceChart, SurfacePath};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
 
 /// Colours of BGD, SGD and MBGD.
 /// (MBGD is reddish purple, not green: the dashed green curve is the truth sin 2πx.)
@@ -308,9 +308,7 @@ impl View for GradientView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
-        let (w, _) = root.dim_in_pixel();
-        let narrow = f64::from(w) / scale < crate::plot::NARROW;
+        let narrow = crate::plot::is_narrow(root, scale);
         let (top, bottom) = root.split_vertically(root.dim_in_pixel().1 * if narrow { 3 } else { 2 } / 5);
         let losses = if narrow { top.split_evenly((3, 1)) } else { top.split_evenly((1, 3)) };
         for (k, area) in losses.iter().enumerate() {
@@ -322,13 +320,10 @@ impl View for GradientView {
             Some(surface) => self.weight_chart(surface).draw(&left, scale, labels)?,
             None => data_area,
         };
-        root.present().map_err(drawing_error)?;
         Ok(area)
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 2.4 } else { 0.85 }
-    }
+    const ASPECT: (f64, f64) = (0.85, 2.4);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![

@@ -13,7 +13,7 @@ use crate::data::{Dataset, Sinusoid};
 use crate::error::Result;
 use crate::linear::least_squares::{self, LeastSquares};
 use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette, split_pair};
 
 /// The error curve covers M = 1 ..= this.
 const CURVE_MAX_M: usize = 12;
@@ -153,17 +153,13 @@ impl View for LeastSquaresView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
         let (left, right) = split_pair(root, scale, 0.55);
         let area = self.fit_chart.draw(&left, scale, labels)?;
         self.error_chart.draw(&right, scale, labels)?;
-        root.present().map_err(drawing_error)?;
         Ok(area)
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 1.2 } else { 0.5 }
-    }
+    const ASPECT: (f64, f64) = (0.5, 1.2);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![

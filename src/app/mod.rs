@@ -62,8 +62,8 @@ pub trait View: Sized {
     /// # Errors
     /// Whatever the models refuse for these settings.
     fn compute(settings: &Self::Settings) -> Result<Self>;
-    /// Draws the view, lengths in CSS pixels times `scale`, words from `labels`; returns
-    /// the interactive chart's area.
+    /// Draws the view onto a cleared `root`, lengths in CSS pixels times `scale`, words
+    /// from `labels`; returns the interactive chart's area. [`Panel`] clears and presents.
     ///
     /// # Errors
     /// [`Error::Drawing`] if the backend fails.
@@ -82,10 +82,9 @@ pub trait View: Sized {
     fn messages(&self) -> Vec<Message> {
         vec![]
     }
-    /// Height / width of the canvas this view wants when it is `width` CSS pixels wide.
-    fn aspect(&self, _width: f64) -> f64 {
-        0.6
-    }
+    /// Height / width of the canvas this view wants: (wide, narrower than
+    /// [`crate::plot::NARROW`], where its charts stack).
+    const ASPECT: (f64, f64) = (0.6, 0.6);
     /// The data points of `settings` that a press on the plot or the add-point form
     /// extends, if the panel has such data.
     fn data_points(_settings: &mut Self::Settings) -> Option<&mut groups::DataParams> {
@@ -340,7 +339,8 @@ impl<V: View> PanelModel for Panel<V> {
         self.view.legend()
     }
     fn aspect(&self, width: f64) -> f64 {
-        self.view.aspect(width)
+        let (wide, narrow) = V::ASPECT;
+        if width < crate::plot::NARROW { narrow } else { wide }
     }
     fn is_animated(&self) -> bool {
         self.view.is_animated()
@@ -364,7 +364,10 @@ impl<V: View> PanelModel for Panel<V> {
         self.view.progress()
     }
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        self.view.draw(root, scale, labels)
+        crate::plot::clear(root)?;
+        let area = self.view.draw(root, scale, labels)?;
+        root.present().map_err(crate::plot::drawing_error)?;
+        Ok(area)
     }
 }
 

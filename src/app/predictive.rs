@@ -12,7 +12,7 @@ use crate::basis::{BasisSpec, Family};
 use crate::bayes::Posterior;
 use crate::data::Sinusoid;
 use crate::error::Result;
-use crate::plot::predictive::{LEGEND, PredictiveScene, draw};
+use crate::plot::predictive::{LEGEND, PredictiveScene, draw_chart};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 /// Targets shown at least (the sinusoid with its noise fits inside).
@@ -121,7 +121,7 @@ impl View for PredictiveView {
         scale: f64,
         _labels: &Labels,
     ) -> Result<PlotArea> {
-        draw(root, &self.scene, scale)
+        draw_chart(root, &self.scene, scale)
     }
 
     fn legend(&self) -> Vec<LegendEntry> {

@@ -16,9 +16,8 @@ use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
 use crate::linear::gradient::{GradientDescent, GradientDescentSettings, GradientEvent, Schedule, Termination};
 use crate::linear::regularised::{self, LassoSettings};
-use crate::plot::basis::curve_colour;
-use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette, split_pair};
+use crate::plot::fit::{Curve, LineChart, weight_curves, widen};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette, split_pair};
 
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
@@ -214,9 +213,7 @@ fn path_chart(
 ) -> LineChart {
     let fitted: Vec<(f64, &DVector<f64>)> =
         ln_lambdas.iter().zip(path).filter_map(|(&l, w)| Some((l, (*w)?))).collect();
-    let m = fitted.first().map_or(0, |(_, w)| w.len());
-    let curves =
-        (0..m).map(|j| Curve::solid(fitted.iter().map(|(l, w)| (*l, w[j])).collect(), curve_colour(j), 1.5)).collect();
+    let curves = weight_curves(&fitted);
     let y = widen(fitted.iter().flat_map(|(_, w)| w.iter().copied()), (-0.1, 0.1), 0.0);
     let pad = 0.05 * (y.1 - y.0);
     LineChart {
@@ -276,7 +273,6 @@ impl View for RegularisationView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
         let (left, right) = split_pair(root, scale, 0.5);
         let area = self.fit_chart().draw(&left, scale, labels)?;
         let (top, bottom) = right.split_vertically(right.dim_in_pixel().1 / 2);
@@ -285,13 +281,10 @@ impl View for RegularisationView {
         path_chart(&self.ln_lambdas, &ridge, ln_lambda, ("ridge", "ridge")).draw(&top, scale, labels)?;
         let lasso: Vec<_> = self.lasso_path.iter().map(Option::as_ref).collect();
         path_chart(&self.ln_lambdas, &lasso, ln_lambda, ("lasso", "lasso")).draw(&bottom, scale, labels)?;
-        root.present().map_err(drawing_error)?;
         Ok(area)
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 1.9 } else { 0.62 }
-    }
+    const ASPECT: (f64, f64) = (0.62, 1.9);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![

@@ -18,7 +18,7 @@ use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
 use crate::plot::fit::{Curve, LineChart};
 use crate::plot::predictive::{PredictiveScene, draw_chart};
 use crate::plot::surface::{Surface, SurfaceChart};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, clear, drawing_error, palette};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
 
 /// Weight space shown: w₀, w₁ ∈ [−1, 1], as in PRML Fig 3.7.
 const W_RANGE: (f64, f64) = (-1.0, 1.0);
@@ -216,9 +216,7 @@ impl View for SequentialView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        clear(root)?;
-        let (w, _) = root.dim_in_pixel();
-        let narrow = f64::from(w) / scale < crate::plot::NARROW;
+        let narrow = crate::plot::is_narrow(root, scale);
         let cells = if narrow { root.split_evenly((4, 1)) } else { root.split_evenly((2, 2)) };
         if let Some(chart) = self.likelihood_chart() {
             chart.draw(&cells[0], scale, labels)?;
@@ -226,13 +224,10 @@ impl View for SequentialView {
         self.density_chart().draw(&cells[1], scale, labels)?;
         let area = self.samples_chart().draw(&cells[2], scale, labels)?;
         draw_chart(&cells[3], &self.predictive_scene(), scale)?;
-        root.present().map_err(drawing_error)?;
         Ok(area)
     }
 
-    fn aspect(&self, width: f64) -> f64 {
-        if width < crate::plot::NARROW { 3.2 } else { 0.8 }
-    }
+    const ASPECT: (f64, f64) = (0.8, 3.2);
 
     fn legend(&self) -> Vec<LegendEntry> {
         vec![

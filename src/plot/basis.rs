@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 
-use super::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, drawing_error, line, palette, px};
+use super::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::error::Result;
 
 /// Everything the basis chart shows.
@@ -36,7 +36,8 @@ pub const LEGEND: &[LegendEntry] = &[
     LegendEntry { key: "centres", colour: "#222222", mark: Mark::Dot },
 ];
 
-/// Draws `scene`; returns the plotting area (handles are grabbed there).
+/// Draws `scene` onto `root` (not cleared or presented here); returns the plotting area
+/// (handles are grabbed there).
 ///
 /// # Errors
 /// [`crate::Error::Drawing`] if the backend fails.
@@ -46,7 +47,6 @@ pub fn draw<DB: DrawingBackend>(
     scale: f64,
     labels: &Labels,
 ) -> Result<PlotArea> {
-    clear(root)?;
     let spec =
         Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: labels.text("phi", "φⱼ(x)"), title: None };
     let mut chart = axes(root, &spec, scale)?;
@@ -66,7 +66,5 @@ pub fn draw<DB: DrawingBackend>(
             scene.handles.iter().map(|&(j, mu)| TriangleMarker::new((mu, foot), size, curve_colour(j).filled())),
         )
         .map_err(drawing_error)?;
-    let area = area_of(&chart);
-    root.present().map_err(drawing_error)?;
-    Ok(area)
+    Ok(area_of(&chart))
 }

@@ -2,6 +2,7 @@
 //! functions (least squares, ridge, lasso, gradient descent), and small line charts of
 //! a quantity against a parameter (RMS error against M, coefficients against ln λ).
 
+use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -69,13 +70,7 @@ impl LineChart {
         scale: f64,
         labels: &Labels,
     ) -> Result<PlotArea> {
-        let spec = Axes {
-            x: self.x_range,
-            y: self.y_range,
-            x_name: labels.text(self.x_name.0, self.x_name.1),
-            y_name: labels.text(self.y_name.0, self.y_name.1),
-            title: self.title.map(|(k, english)| labels.text(k, english)),
-        };
+        let spec = Axes::named(self.x_range, self.y_range, (self.x_name, self.y_name, self.title), labels);
         let mut chart = axes(area, &spec, scale)?;
         if let Some(x) = self.marker {
             let (y0, y1) = self.y_range;
@@ -105,6 +100,14 @@ fn draw_curve<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, curve: &Curve, scal
             .map_err(drawing_error)?;
     }
     Ok(())
+}
+
+/// One curve per weight j through the points (xₖ, wₖⱼ) — coefficient paths, weights
+/// against γ — in the colours of [`super::basis::curve_colour`].
+pub fn weight_curves(path: &[(f64, &DVector<f64>)]) -> Vec<Curve> {
+    let m = path.first().map_or(0, |(_, w)| w.len());
+    let along = |j: usize| path.iter().map(|(x, w)| (*x, w[j])).collect();
+    (0..m).map(|j| Curve::solid(along(j), super::basis::curve_colour(j), 1.5)).collect()
 }
 
 /// `base` widened to hold every value with `margin` to spare.

@@ -170,6 +170,32 @@ pub struct Axes<'s> {
     pub title: Option<&'s str>,
 }
 
+/// Key of a word in the page's `chart.*` strings and its English text.
+pub type LabelKey = (&'static str, &'static str);
+
+impl<'s> Axes<'s> {
+    /// Axes over the given ranges whose names (and title) come from `labels`.
+    pub fn named(
+        x: (f64, f64),
+        y: (f64, f64),
+        (x_name, y_name, title): (LabelKey, LabelKey, Option<LabelKey>),
+        labels: &'s Labels,
+    ) -> Self {
+        Axes {
+            x,
+            y,
+            x_name: labels.text(x_name.0, x_name.1),
+            y_name: labels.text(y_name.0, y_name.1),
+            title: title.map(|(key, english)| labels.text(key, english)),
+        }
+    }
+}
+
+/// Whether `area` is narrower than [`NARROW`] CSS pixels, where multi-chart panels stack.
+pub fn is_narrow<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, scale: f64) -> bool {
+    f64::from(area.dim_in_pixel().0) / scale < NARROW
+}
+
 /// Builds a chart on `area` in the lab's look: mesh, ticks, axis names, optional title.
 ///
 /// # Errors
@@ -331,7 +357,7 @@ pub fn split_pair<DB: DrawingBackend>(
     share: f64,
 ) -> (DrawingArea<DB, Shift>, DrawingArea<DB, Shift>) {
     let (w, h) = root.dim_in_pixel();
-    if f64::from(w) / scale < NARROW {
+    if is_narrow(root, scale) {
         root.split_vertically((f64::from(h) * share).round() as u32)
     } else {
         root.split_horizontally((f64::from(w) * share).round() as u32)

@@ -255,13 +255,8 @@ impl SurfaceChart {
         scale: f64,
         labels: &Labels,
     ) -> Result<PlotArea> {
-        let spec = Axes {
-            x: self.surface.x_range,
-            y: self.surface.y_range,
-            x_name: labels.text(self.x_name.0, self.x_name.1),
-            y_name: labels.text(self.y_name.0, self.y_name.1),
-            title: self.title.map(|(k, english)| labels.text(k, english)),
-        };
+        let names = (self.x_name, self.y_name, self.title);
+        let spec = Axes::named(self.surface.x_range, self.surface.y_range, names, labels);
         let mut chart = axes(area, &spec, scale)?;
         draw_bands(&mut chart, &self.surface)?;
         draw_contours(&mut chart, &self.contours, palette::INK.mix(0.35).stroke_width(px(1.0, scale)))?;
