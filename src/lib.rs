@@ -26,6 +26,7 @@ pub mod evidence;
 pub mod linalg;
 pub mod linear;
 pub mod plot;
+pub mod rvm;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

@@ -71,6 +71,13 @@ impl CholeskyFactor {
         (0..v.len()).map(|j| (j..v.len()).map(|i| l[(i, j)] * v[i]).sum::<f64>().powi(2)).sum()
     }
 
+    /// `L⁻¹B` for every column of `b` at once; the squared norm of column m is
+    /// `bₘᵀA⁻¹bₘ`.
+    pub fn solve_lower_matrix(&self, mut b: DMatrix<f64>) -> DMatrix<f64> {
+        self.chol.l_dirty().solve_lower_triangular_mut(&mut b);
+        b
+    }
+
     /// `ln|A| = 2 Σᵢ ln Lᵢᵢ`.
     pub fn ln_determinant(&self) -> f64 {
         self.chol.ln_determinant()

@@ -1,0 +1,224 @@
+//! The relevance vector machine for regression (PRML §7.2; Tipping 2001; Tipping & Faul 2003).
+//!
+//! The model is t = Φw + ε with ε ~ N(0, β⁻¹I) and one prior precision per weight,
+//! p(w|α) = Πᵢ N(wᵢ | 0, αᵢ⁻¹) (PRML 7.80). Maximising the marginal likelihood
+//!
+//! L(α, β) = ln p(t|α, β) = −½[N ln 2π + ln|C| + tᵀC⁻¹t],  C = β⁻¹I + ΦA⁻¹Φᵀ  (PRML 7.85)
+//!
+//! drives most αᵢ to ∞, pruning their basis functions; the survivors are the relevance
+//! vectors.
+//!
+//! - [`fast`]: Tipping & Faul's sequential sparse Bayesian learning, one basis function at a
+//!   time, every step an [`Event`];
+//! - [`classic`]: Tipping's (2001) re-estimation of every αᵢ at once, and its EM variant;
+//! - [`sparsity`]: the sparsity and quality of one basis function (PRML 7.97–7.101) and the
+//!   two-point model of PRML Fig 7.10.
+
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+
+use crate::error::{Error, Result, ensure_all_finite};
+use crate::linalg::CholeskyFactor;
+
+pub mod classic;
+pub mod event;
+pub mod fast;
+
+pub use classic::{ClassicRvm, ClassicSettings, Rule};
+pub use event::{Action, Event};
+pub use fast::{FastRvm, FastSettings, Selection};
+
+/// The formula named when Σ⁻¹ = A + βΦᵀΦ is not positive definite (PRML 7.83).
+const PRECISION: &str = "Σ⁻¹ = A + βΦᵀΦ";
+
+/// A regression problem: the design matrix Φ (N × M) and the targets t, with the products
+/// every method needs first.
+#[derive(Debug, Clone)]
+pub struct Problem {
+    phi: DMatrix<f64>,
+    t: DVector<f64>,
+    /// ‖φₘ‖² for every column m.
+    norms_sq: DVector<f64>,
+    /// Φᵀt.
+    phi_t: DVector<f64>,
+}
+
+impl Problem {
+    /// The problem with design `phi` and targets `t`.
+    ///
+    /// # Errors
+    /// [`Error::NoData`] for N = 0 or M = 0, [`Error::DimensionMismatch`] when t has not N
+    /// entries, [`Error::NotFinite`] for NaN or ±∞ anywhere.
+    pub fn new(phi: DMatrix<f64>, t: DVector<f64>) -> Result<Self> {
+        if phi.nrows() == 0 || phi.ncols() == 0 {
+            return Err(Error::NoData);
+        }
+        if t.len() != phi.nrows() {
+            return Err(Error::DimensionMismatch {
+                what: "targets t and rows of Φ",
+                expected: phi.nrows(),
+                got: t.len(),
+            });
+        }
+        ensure_all_finite("Φ", phi.as_slice())?;
+        ensure_all_finite("t", t.as_slice())?;
+        let norms_sq = DVector::from_iterator(phi.ncols(), phi.column_iter().map(|c| c.norm_squared()));
+        let phi_t = phi.tr_mul(&t);
+        Ok(Self { phi, t, norms_sq, phi_t })
+    }
+
+    /// Number of data points N.
+    pub fn n(&self) -> usize {
+        self.phi.nrows()
+    }
+
+    /// Number of basis functions M.
+    pub fn m(&self) -> usize {
+        self.phi.ncols()
+    }
+
+    /// The design matrix Φ.
+    pub fn design(&self) -> &DMatrix<f64> {
+        &self.phi
+    }
+
+    /// The targets t.
+    pub fn targets(&self) -> &DVector<f64> {
+        &self.t
+    }
+
+    /// Φᵀφₘ for column m: one row of the Gram matrix, N·M operations.
+    fn gram_column(&self, m: usize) -> DVector<f64> {
+        self.phi.tr_mul(&self.phi.column(m))
+    }
+
+    /// Φ_𝒜, the columns in `active`, in that order.
+    fn columns(&self, active: &[usize]) -> DMatrix<f64> {
+        self.phi.select_columns(active)
+    }
+
+    /// The spread of the targets, var(t) (1 if t is constant to 10⁻¹² or so, so that it
+    /// can set a scale).
+    pub fn target_variance(&self) -> f64 {
+        let mean = self.t.mean();
+        let var = self.t.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / self.n() as f64;
+        if var < 1e-12 { 1.0 } else { var }
+    }
+
+    /// The default starting noise precision of Tipping's reference implementation:
+    /// β = 1/(0.1·std t)², i.e. noise a tenth of the targets' spread.
+    pub fn initial_beta(&self) -> f64 {
+        100.0 / self.target_variance()
+    }
+}
+
+/// The posterior over the active weights at fixed α, β (PRML 7.82–7.83), computed from
+/// scratch, with the marginal likelihood.
+#[derive(Debug, Clone)]
+pub struct ActivePosterior {
+    /// Σ = (A + βΦ_𝒜ᵀΦ_𝒜)⁻¹.
+    pub sigma: DMatrix<f64>,
+    /// μ = βΣΦ_𝒜ᵀt.
+    pub mu: DVector<f64>,
+    /// L = ln p(t|α, β), natural log, −N/2 ln 2π included.
+    pub log_ml: f64,
+    /// The Cholesky factor of Σ⁻¹.
+    pub factor: CholeskyFactor,
+}
+
+impl ActivePosterior {
+    /// Σ, μ and L for the columns `active` of `problem` with precisions `alpha`, noise
+    /// precision `beta`. L uses |C| = β⁻ᴺ|A|⁻¹|Σ⁻¹| and tᵀC⁻¹t = βtᵀt − βtᵀΦ_𝒜μ
+    /// (the Woodbury identity on PRML 7.85), so C (N × N) is never formed.
+    ///
+    /// # Errors
+    /// [`Error::NotPositiveDefinite`] if Σ⁻¹ is numerically singular.
+    pub fn compute(problem: &Problem, active: &[usize], alpha: &[f64], beta: f64) -> Result<Self> {
+        let phi_a = problem.columns(active);
+        Self::from_gram(problem, active, alpha, beta, phi_a.tr_mul(&phi_a))
+    }
+
+    /// As [`ActivePosterior::compute`], given Φ_𝒜ᵀΦ_𝒜.
+    ///
+    /// # Errors
+    /// [`Error::NotPositiveDefinite`] if Σ⁻¹ is numerically singular.
+    pub fn from_gram(
+        problem: &Problem,
+        active: &[usize],
+        alpha: &[f64],
+        beta: f64,
+        gram: DMatrix<f64>,
+    ) -> Result<Self> {
+        let mut precision = gram * beta;
+        for (j, &a) in alpha.iter().enumerate() {
+            precision[(j, j)] += a;
+        }
+        let factor = CholeskyFactor::new(precision, PRECISION)?;
+        let phi_t = DVector::from_iterator(active.len(), active.iter().map(|&m| problem.phi_t[m]));
+        let mu = factor.solve(&phi_t) * beta;
+        let n = problem.n() as f64;
+        let ln_det_c = -n * beta.ln() - alpha.iter().map(|a| a.ln()).sum::<f64>() + factor.ln_determinant();
+        let data_fit = beta * problem.t.norm_squared() - beta * phi_t.dot(&mu);
+        let log_ml = -0.5 * (n * (2.0 * std::f64::consts::PI).ln() + ln_det_c + data_fit);
+        Ok(Self { sigma: factor.inverse(), mu, log_ml, factor })
+    }
+
+    /// γᵢ = 1 − αᵢΣᵢᵢ, how well determined each weight is by the data (PRML 7.89).
+    pub fn gamma(&self, alpha: &[f64]) -> Vec<f64> {
+        alpha.iter().enumerate().map(|(j, a)| 1.0 - a * self.sigma[(j, j)]).collect()
+    }
+}
+
+/// ‖t − Φ_𝒜μ‖², the squared residual of the posterior mean.
+fn residual_sq(problem: &Problem, active: &[usize], mu: &DVector<f64>) -> f64 {
+    let mut residual = problem.t.clone();
+    for (&m, &w) in active.iter().zip(mu.iter()) {
+        residual.axpy(-w, &problem.phi.column(m), 1.0);
+    }
+    residual.norm_squared()
+}
+
+/// The result of a fit, as the command line prints it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RvmFit {
+    /// The relevance vectors: 0-based column indices of Φ, ascending.
+    pub relevant: Vec<usize>,
+    /// Posterior mean weights μᵢ of the relevant columns.
+    pub weights: Vec<f64>,
+    /// Their precisions αᵢ.
+    pub alpha: Vec<f64>,
+    /// The noise precision β.
+    pub beta: f64,
+    /// L = ln p(t|α, β), natural log, −N/2 ln 2π included.
+    pub log_marginal_likelihood: f64,
+    /// Steps (fast) or sweeps (classic, EM) taken.
+    pub iterations: usize,
+    /// Whether the method met its convergence test (rather than its step budget).
+    pub converged: bool,
+}
+
+impl RvmFit {
+    /// The fit of the columns `active` (in model order) with means `mu` and precisions
+    /// `alpha`, listed by ascending column index.
+    fn new(
+        active: &[usize],
+        mu: &[f64],
+        alpha: &[f64],
+        beta: f64,
+        log_ml: f64,
+        iterations: usize,
+        converged: bool,
+    ) -> Self {
+        let mut order: Vec<usize> = (0..active.len()).collect();
+        order.sort_by_key(|&j| active[j]);
+        Self {
+            relevant: order.iter().map(|&j| active[j]).collect(),
+            weights: order.iter().map(|&j| mu[j]).collect(),
+            alpha: order.iter().map(|&j| alpha[j]).collect(),
+            beta,
+            log_marginal_likelihood: log_ml,
+            iterations,
+            converged,
+        }
+    }
+}
