@@ -458,6 +458,44 @@ pub(crate) mod test_support {
     }
 }
 
+/// Largest N of [`kernel_design`]: the RVM panels and the command line go beyond
+/// [`MAX_BASIS_FUNCTIONS`], which bounds the general-purpose bases.
+pub const MAX_KERNEL_POINTS: usize = 4000;
+
+/// The RVM's design matrix on the kernel basis: Φₙₘ = exp(−(xₙ − xₘ)²/2s²) for the N
+/// training inputs (PRML 7.78 with the Gaussian kernel), after a column of ones if `bias`.
+/// The kernel block is symmetric, so each exponential is taken once.
+///
+/// # Errors
+/// [`Error::NoData`] for no inputs, [`Error::OutOfRange`] for s ≤ 0 or N above
+/// [`MAX_KERNEL_POINTS`], [`Error::NotFinite`] for NaN or ±∞ inputs.
+pub fn kernel_design(x: &[f64], width: f64, bias: bool) -> Result<DMatrix<f64>> {
+    if x.is_empty() {
+        return Err(Error::NoData);
+    }
+    if x.len() > MAX_KERNEL_POINTS {
+        return Err(Error::OutOfRange {
+            name: "N",
+            value: x.len().to_string(),
+            bound: Bound::AtMost { max: MAX_KERNEL_POINTS as u64 },
+        });
+    }
+    ensure_all_finite("x", x)?;
+    ensure_positive("s", width)?;
+    let n = x.len();
+    let offset = usize::from(bias);
+    let mut phi = DMatrix::from_element(n, n + offset, 1.0);
+    let scale = -0.5 / (width * width);
+    for m in 0..n {
+        for r in m + 1..n {
+            let value = (scale * (x[r] - x[m]).powi(2)).exp();
+            phi[(r, m + offset)] = value;
+            phi[(m, r + offset)] = value;
+        }
+    }
+    Ok(phi)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -603,5 +641,20 @@ mod tests {
         assert!(Basis::from_spec(&bad_degree, (0.0, 1.0), &[]).is_ok());
         let kernel = BasisSpec { m: 0, ..spec(Family::Kernel, 0) };
         assert_eq!(Basis::from_spec(&kernel, (0.0, 1.0), &[0.5]).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn kernel_design_matches_the_kernel_basis() {
+        let x = [0.1, 0.5, 0.52, 0.9];
+        let phi = kernel_design(&x, 0.3, true).unwrap();
+        let basis = Basis::kernel(&x, 0.3, true).unwrap();
+        for (r, &xr) in x.iter().enumerate() {
+            let row = basis.features(xr);
+            for m in 0..5 {
+                assert!((phi[(r, m)] - row[m]).abs() < 1e-15, "({r}, {m})");
+            }
+        }
+        assert_eq!(kernel_design(&[], 1.0, true).unwrap_err(), Error::NoData);
+        assert_eq!(kernel_design(&x, 0.0, false).unwrap_err().code(), "out-of-range");
     }
 }
