@@ -18,13 +18,26 @@ use crate::plot::{Labels, PlotArea};
 
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the panic hook: the panic goes to the console, and [`panicked`] turns true.
+/// Installs the panic hook (the panic goes to the console, and [`panicked`] turns true)
+/// and `performance.now()` as the panels' clock.
 #[wasm_bindgen(start)]
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         PANICKED.store(true, Ordering::SeqCst);
         console_error_panic_hook::hook(info);
     }));
+    crate::app::clock::install(performance_now);
+}
+
+/// `performance.now()` in milliseconds (NaN where the global has no `performance`).
+fn performance_now() -> f64 {
+    let now = || -> Option<f64> {
+        let performance = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance")).ok()?;
+        let method: js_sys::Function =
+            js_sys::Reflect::get(&performance, &JsValue::from_str("now")).ok()?.dyn_into().ok()?;
+        method.call0(&performance).ok()?.as_f64()
+    };
+    now().unwrap_or(f64::NAN)
 }
 
 /// Whether the module has panicked; after that its state is lost and the page must say so.
@@ -159,6 +172,12 @@ impl Lab {
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     pub fn step(&mut self, steps: usize) -> bool {
         self.panel.step(steps)
+    }
+
+    /// One frame of the animation back; `false` if already at the first.
+    #[wasm_bindgen(js_name = stepBack)]
+    pub fn step_back(&mut self) -> bool {
+        self.panel.step_back()
     }
 
     /// Back to the start of the animation.

@@ -14,8 +14,10 @@ use crate::error::{Error, Result};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 pub mod basis;
+pub mod clock;
 pub mod comparison;
 pub mod evidence;
+pub mod fast_rvm;
 pub mod gradient;
 pub mod groups;
 pub mod least_squares;
@@ -114,6 +116,10 @@ pub trait View: Sized {
     }
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, _steps: usize) -> bool {
+        false
+    }
+    /// One frame back; `false` if already at the first.
+    fn step_back(&mut self) -> bool {
         false
     }
     /// Back to the first frame of the animation.
@@ -255,6 +261,8 @@ pub trait PanelModel {
     fn is_animated(&self) -> bool;
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, steps: usize) -> bool;
+    /// One frame back; `false` if already at the first.
+    fn step_back(&mut self) -> bool;
     /// Back to the start of the animation.
     fn rewind(&mut self);
     /// Continues the work left over from the last change, at most `budget` units; `true`
@@ -350,6 +358,11 @@ impl<V: View> PanelModel for Panel<V> {
         self.follow_cursor();
         more
     }
+    fn step_back(&mut self) -> bool {
+        let moved = self.view.step_back();
+        self.follow_cursor();
+        moved
+    }
     fn rewind(&mut self) {
         self.view.rewind();
         self.follow_cursor();
@@ -403,6 +416,8 @@ pub enum AnyPanel {
     Evidence(Box<evidence::EvidencePanel>),
     /// Model comparison by the evidence (PRML Fig 3.14, 3.16, 3.17).
     ModelComparison(Box<comparison::ComparisonPanel>),
+    /// The fast RVM, step by step, with classic and EM for comparison (F8, F9).
+    FastRvm(Box<fast_rvm::FastRvmPanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -417,6 +432,7 @@ macro_rules! dispatch {
             AnyPanel::Sequential($panel) => $body,
             AnyPanel::Evidence($panel) => $body,
             AnyPanel::ModelComparison($panel) => $body,
+            AnyPanel::FastRvm($panel) => $body,
         }
     };
 }
@@ -432,6 +448,7 @@ impl AnyPanel {
         "sequential",
         "evidence",
         "model-comparison",
+        "fast-rvm",
     ];
 
     /// The panel called `name`, with its defaults.
@@ -448,6 +465,7 @@ impl AnyPanel {
             "sequential" => Ok(AnyPanel::Sequential(Box::new(Panel::try_default()?))),
             "evidence" => Ok(AnyPanel::Evidence(Box::new(Panel::try_default()?))),
             "model-comparison" => Ok(AnyPanel::ModelComparison(Box::new(Panel::try_default()?))),
+            "fast-rvm" => Ok(AnyPanel::FastRvm(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }
@@ -510,6 +528,9 @@ impl PanelModel for AnyPanel {
     }
     fn step(&mut self, steps: usize) -> bool {
         dispatch!(self, p => p.step(steps))
+    }
+    fn step_back(&mut self) -> bool {
+        dispatch!(self, p => p.step_back())
     }
     fn rewind(&mut self) {
         dispatch!(self, p => p.rewind())

@@ -45,3 +45,15 @@ pub struct Message {
     /// Whether it warns (shown in the error colour).
     pub warning: bool,
 }
+
+impl Message {
+    /// A note with translated text `message.<code>` filled from `args`.
+    pub fn info<const N: usize>(code: &str, args: [(&'static str, String); N]) -> Self {
+        Self { code: code.to_owned(), args: BTreeMap::from(args), warning: false }
+    }
+
+    /// The same, shown as a warning.
+    pub fn warning<const N: usize>(code: &str, args: [(&'static str, String); N]) -> Self {
+        Self { warning: true, ..Self::info(code, args) }
+    }
+}

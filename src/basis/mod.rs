@@ -458,6 +458,21 @@ pub(crate) mod test_support {
     }
 }
 
+/// Column m of the kernel design of [`kernel_design`] as a function of x: the bias (m = 0
+/// with `bias`) or exp(−(x − xₙ)²/2s²) on training input xₙ.
+pub fn kernel_column(training_x: &[f64], width: f64, bias: bool, m: usize, x: f64) -> f64 {
+    match kernel_centre(training_x, bias, m) {
+        Some(centre) => (-0.5 * ((x - centre) / width).powi(2)).exp(),
+        None => 1.0,
+    }
+}
+
+/// The training input column m of the kernel design is centred on (`None`: the bias).
+pub fn kernel_centre(training_x: &[f64], bias: bool, m: usize) -> Option<f64> {
+    let n = m.checked_sub(usize::from(bias))?;
+    training_x.get(n).copied()
+}
+
 /// Largest N of [`kernel_design`]: the RVM panels and the command line go beyond
 /// [`MAX_BASIS_FUNCTIONS`], which bounds the general-purpose bases.
 pub const MAX_KERNEL_POINTS: usize = 4000;

@@ -5,7 +5,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::{Axes, LegendEntry, Mark, PlotArea, area_of, axes, clear, dashed, dots, drawing_error, line, palette, px};
+use super::{
+    Axes, Chart, LegendEntry, Mark, PlotArea, area_of, axes, clear, dashed, dots, drawing_error, line, palette, px,
+};
 use crate::error::Result;
 
 /// Everything the predictive chart shows, already computed.
@@ -67,10 +69,18 @@ pub fn draw_chart<DB: DrawingBackend>(
     scene: &PredictiveScene,
     scale: f64,
 ) -> Result<PlotArea> {
-    let (y0, y1) = scene.y_range;
     let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None };
     let mut chart = axes(area, &spec, scale)?;
+    draw_scene(&mut chart, scene, scale)?;
+    Ok(area_of(&chart))
+}
 
+/// Draws the bands, samples, truth, mean and data of `scene` onto an existing chart.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw_scene<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, scene: &PredictiveScene, scale: f64) -> Result<()> {
+    let (y0, y1) = scene.y_range;
     let clamp = |y: f64| y.clamp(y0, y1);
     for (k, colour) in [(2.0, palette::BAND_2), (1.0, palette::BAND_1)] {
         let upper = scene.grid.iter().zip(&scene.mean).zip(&scene.std_dev).map(|((&x, &m), &s)| (x, clamp(m + k * s)));
@@ -80,12 +90,12 @@ pub fn draw_chart<DB: DrawingBackend>(
     }
     let curve = |ys: &[f64]| -> Vec<(f64, f64)> { scene.grid.iter().copied().zip(ys.iter().copied()).collect() };
     for sample in &scene.samples {
-        line(&mut chart, &curve(sample), palette::SAMPLE.stroke_width(px(1.0, scale)))?;
+        line(chart, &curve(sample), palette::SAMPLE.stroke_width(px(1.0, scale)))?;
     }
-    dashed(&mut chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
-    line(&mut chart, &curve(&scene.mean), palette::MEAN.stroke_width(px(2.5, scale)))?;
-    dots(&mut chart, &scene.points, palette::DATA, scale)?;
-    Ok(area_of(&chart))
+    dashed(chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
+    line(chart, &curve(&scene.mean), palette::MEAN.stroke_width(px(2.5, scale)))?;
+    dots(chart, &scene.points, palette::DATA, scale)?;
+    Ok(())
 }
 
 #[cfg(test)]

@@ -81,6 +81,11 @@ impl ClassicRvm {
         Ok(Self { problem, settings, active, alpha, beta, posterior, sweeps: 0, converged: false })
     }
 
+    /// The options of the run.
+    pub fn settings(&self) -> &ClassicSettings {
+        &self.settings
+    }
+
     /// Remaining basis functions, ascending.
     pub fn active(&self) -> &[usize] {
         &self.active

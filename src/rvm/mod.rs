@@ -169,6 +169,12 @@ impl ActivePosterior {
     }
 }
 
+/// The predictive mean μᵀφ and variance 1/β + φᵀΣφ at an input whose active basis
+/// functions take the values `phi` (PRML 7.90–7.91).
+pub fn predict(mu: &DVector<f64>, sigma: &DMatrix<f64>, beta: f64, phi: &DVector<f64>) -> (f64, f64) {
+    (mu.dot(phi), 1.0 / beta + (sigma * phi).dot(phi))
+}
+
 /// ‖t − Φ_𝒜μ‖², the squared residual of the posterior mean.
 fn residual_sq(problem: &Problem, active: &[usize], mu: &DVector<f64>) -> f64 {
     let mut residual = problem.t.clone();

@@ -1,0 +1,595 @@
+//! The "Fast RVM live" panel (F8, F9; seed 000 steps 1–8, seed 002 eq 7.93–7.107): the fast
+//! sequential RVM on the kernel basis of the data, one step at a time — the data, the
+//! predictive mean and band, the active basis functions with their centres circled, the
+//! basis function the step acted on in the colour of its action, L against step, the λ
+//! curve of that basis function, and the event log. The classic and EM methods run to
+//! convergence in the background for comparison.
+
+use std::sync::Arc;
+
+use nalgebra::DVector;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::clock::now_ms;
+use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
+use super::{Cell, Message, Panel, Readout, Settings, Table, View};
+use crate::basis::{evenly_spaced, kernel_centre, kernel_column, kernel_design};
+use crate::data::Dataset;
+use crate::error::{Error, Result, ensure_positive};
+use crate::plot::fit::{Curve, LineChart, widen};
+use crate::plot::predictive::PredictiveScene;
+use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
+use crate::rvm::classic::ClassicSettings;
+use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, Selection, predict};
+
+/// Most data points: the fast method is meant to stay live at N = 2000.
+const MAX_N: usize = 2000;
+/// Classic and EM sweeps cost O(M³): they are compared up to this N.
+const COMPARE_MAX_N: usize = 300;
+/// Sweeps EM may take (it creeps: a dying weight's α grows by about s per sweep).
+const EM_SWEEPS: usize = 10_000;
+/// Sweeps the classic method may take.
+const CLASSIC_SWEEPS: usize = 5_000;
+/// Most steps of a fast run.
+const MAX_STEPS: usize = 5_000;
+/// A copy of the run is kept every this many steps, so any step is at most this many
+/// steps from a copy (stepping back replays from the copy before).
+const CHECKPOINT: usize = 16;
+/// Points of the curves along x.
+const GRID: usize = 240;
+/// Rows of the event log.
+const LOG_ROWS: usize = 10;
+
+/// Colours and names of the three actions on a basis function (Okabe–Ito, apart from the
+/// data's blue, the mean's vermilion and the truth's green): add, re-estimate, delete.
+const ADD: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+const REESTIMATE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+const DELETE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+/// Colour of the active basis functions, each scaled by its weight.
+const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "k",
+        symbol: "k",
+        control: Control::Steps { min: 0, max: MAX_STEPS as u64, presets: &[0, 1, 5, 10, 20] },
+    },
+    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.005, max: 1.0, log: true } },
+    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
+    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
+    ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle },
+];
+
+/// The data, the kernel, the options of the run, and the step shown.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastRvmSettings {
+    /// The noisy sinusoid (PRML Fig 7.9) and any clicked points.
+    pub data: DataParams,
+    /// Kernel width s of exp(−(x − xₙ)²/2s²).
+    pub width: f64,
+    /// How the next basis function is chosen.
+    pub selection: Selection,
+    /// Refuse candidates nearly parallel to an active basis function.
+    pub alignment_test: bool,
+    /// Re-estimate β; otherwise β = 1/σ² of the data's noise.
+    pub estimate_noise: bool,
+    /// The step shown.
+    pub k: usize,
+}
+
+impl Default for FastRvmSettings {
+    fn default() -> Self {
+        Self {
+            data: DataParams::new(50, 0.2, 1).with_max_n(MAX_N),
+            width: 0.1,
+            selection: Selection::Greedy,
+            alignment_test: true,
+            estimate_noise: true,
+            k: 0,
+        }
+    }
+}
+
+impl Settings for FastRvmSettings {
+    fn params(&self) -> Vec<ParamSpec> {
+        let mut params = PARAMS.to_vec();
+        for mut spec in self.data.params() {
+            if spec.key == "N" {
+                spec.control = Control::Integer { min: 1, max: MAX_N as u64 };
+            }
+            params.push(spec);
+        }
+        params
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+        match key {
+            "k" => self.k = parse_integer("k", text, 0, MAX_STEPS as u64)? as usize,
+            "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
+            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
+            "align" => self.alignment_test = parse_toggle("align", text)?,
+            "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
+            _ => {
+                assign_in(&mut [&mut self.data], key, text)?;
+                // New data: the run starts again.
+                self.k = 0;
+            }
+        }
+        Ok(())
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "k" => self.k.to_string(),
+            "s" => self.width.to_string(),
+            "selection" => self.selection.name().to_owned(),
+            "align" => u8::from(self.alignment_test).to_string(),
+            "estimate-beta" => u8::from(self.estimate_noise).to_string(),
+            _ => return value_in(&[&self.data], key),
+        })
+    }
+
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        self.data.hidden_keys()
+    }
+}
+
+/// One of the background comparison runs (classic or EM) and the time it has taken.
+#[derive(Debug, Clone)]
+struct Comparison {
+    run: ClassicRvm,
+    elapsed_ms: f64,
+    max_sweeps: usize,
+}
+
+impl Comparison {
+    fn done(&self) -> bool {
+        self.run.is_converged() || self.run.sweeps() >= self.max_sweeps
+    }
+}
+
+/// The whole fast run, the step shown, and the comparison runs.
+#[derive(Debug, Clone)]
+pub struct FastRvmView {
+    data: Dataset,
+    width: f64,
+    noise: f64,
+    /// The run at steps 0, [`CHECKPOINT`], 2·[`CHECKPOINT`], …
+    checkpoints: Vec<FastRvm>,
+    /// Every event of the run to its end.
+    events: Vec<Event>,
+    /// Milliseconds the fast run took to converge.
+    elapsed_ms: f64,
+    /// The run at the step shown.
+    current: FastRvm,
+    /// Classic and EM, when N ≤ [`COMPARE_MAX_N`]; failed ones are dropped.
+    comparisons: Vec<Comparison>,
+    /// The reason classic or EM could not run, if one could not.
+    comparison_error: Option<Error>,
+}
+
+impl FastRvmView {
+    /// The run at the step shown.
+    pub fn current(&self) -> &FastRvm {
+        &self.current
+    }
+
+    /// Every event of the run to its end.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// Steps in the whole run.
+    fn total(&self) -> usize {
+        self.events.len() - 1
+    }
+
+    /// The step shown.
+    fn shown(&self) -> usize {
+        self.current.steps()
+    }
+
+    /// The run at step `k`: the checkpoint before it, stepped forward.
+    fn state_at(&self, k: usize) -> FastRvm {
+        let k = k.min(self.total());
+        let mut run = self.checkpoints[(k / CHECKPOINT).min(self.checkpoints.len() - 1)].clone();
+        while run.steps() < k {
+            // Steps already taken once with the same data cannot fail now.
+            if !matches!(run.step(), Ok(Some(_))) {
+                break;
+            }
+        }
+        run
+    }
+
+    /// The event of the step shown.
+    fn event(&self) -> &Event {
+        &self.events[self.shown()]
+    }
+
+    /// Column m of the design as a function of x.
+    fn column(&self, m: usize, x: f64) -> f64 {
+        kernel_column(&self.data.x, self.width, true, m, x)
+    }
+
+    fn points(&self) -> Vec<(f64, f64)> {
+        self.data.x.iter().copied().zip(self.data.t.iter().copied()).collect()
+    }
+
+    /// The predictive mean and band of the model at the step shown (PRML 7.90–7.91).
+    fn scene(&self) -> PredictiveScene {
+        let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
+        let run = &self.current;
+        let (mean, std_dev) = grid
+            .iter()
+            .map(|&x| {
+                let phi = DVector::from_iterator(run.active().len(), run.active().iter().map(|&m| self.column(m, x)));
+                let (mean, variance) = predict(run.mean(), run.covariance(), run.beta(), &phi);
+                (mean, variance.sqrt())
+            })
+            .unzip();
+        PredictiveScene {
+            x_range: X_RANGE,
+            y_range: widen(self.data.t.iter().copied(), (-1.5, 1.5), 0.1),
+            points: self.points(),
+            truth: grid.iter().map(|&x| (x, crate::data::Sinusoid::truth(x))).collect(),
+            grid,
+            mean,
+            std_dev,
+            samples: vec![],
+        }
+    }
+
+    /// The data chart: the predictive scene, each active basis function times its weight,
+    /// the relevance vectors circled, and the basis function of this step in its action's
+    /// colour and dash, named in a label.
+    fn draw_data<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<PlotArea> {
+        let scene = self.scene();
+        let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
+        let mut chart = axes(area, &spec, scale)?;
+        crate::plot::predictive::draw_scene(&mut chart, &scene, scale)?;
+        let run = &self.current;
+        let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
+            scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
+        };
+        let clip = scene.y_range;
+        for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
+            for piece in crate::plot::clip_polyline(&curve(m, w), clip) {
+                line(&mut chart, &piece, ACTIVE.stroke_width(px(1.0, scale)))?;
+            }
+        }
+        let centres: Vec<(f64, f64)> = run
+            .active()
+            .iter()
+            .filter_map(|&m| kernel_centre(&self.data.x, true, m).map(|c| (c, self.data.t[m - 1])))
+            .collect();
+        chart
+            .draw_series(
+                centres.iter().map(|&p| Circle::new(p, px(7.0, scale), palette::INK.stroke_width(px(1.5, scale)))),
+            )
+            .map_err(drawing_error)?;
+        self.draw_candidate(&mut chart, &curve, clip, scale, labels)?;
+        Ok(area_of(&chart))
+    }
+
+    /// The basis function the step shown acted on, scaled to the plot's height.
+    fn draw_candidate<DB: DrawingBackend>(
+        &self,
+        chart: &mut crate::plot::Chart<'_, DB>,
+        curve: &dyn Fn(usize, f64) -> Vec<(f64, f64)>,
+        clip: (f64, f64),
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<()> {
+        let event = self.event();
+        let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
+        let height = 0.8 * clip.1;
+        let style = colour.stroke_width(px(3.0, scale));
+        for piece in crate::plot::clip_polyline(&curve(m, height), clip) {
+            if event.action == Action::Add {
+                line(chart, &piece, style)?;
+            } else {
+                crate::plot::dashed(chart, &piece, style, scale)?;
+            }
+        }
+        let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
+        let text = format!("{name} φ{m}");
+        let font = ("sans-serif", px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
+        let at = (X_RANGE.0 + 0.02 * (X_RANGE.1 - X_RANGE.0), clip.1 - 0.04 * (clip.1 - clip.0));
+        chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
+        Ok(())
+    }
+
+    /// L against step: the whole run faint, the part up to the step shown in colour.
+    fn likelihood_chart(&self) -> LineChart {
+        let all: Vec<(f64, f64)> = self.events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
+        let shown = all[..=self.shown()].to_vec();
+        let x_range = (0.0, (self.total() as f64).max(1.0));
+        LineChart {
+            x_range,
+            y_range: widen(all.iter().map(|p| p.1), (all[0].1, all[0].1 + 1.0), 0.05),
+            x_name: ("step", "step"),
+            y_name: ("log-ml", "ln p(t|α,β)"),
+            title: Some(("marginal-likelihood", "marginal likelihood")),
+            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(shown, palette::MEAN, 2.0)],
+            points: vec![],
+            marker: Some(self.shown() as f64),
+        }
+    }
+
+    /// Runs the comparison methods for at most `budget` sweeps in all.
+    fn compare(&mut self, budget: usize) -> bool {
+        let mut left = budget.max(1);
+        for comparison in &mut self.comparisons {
+            let start = now_ms();
+            while left > 0 && !comparison.done() {
+                left -= 1;
+                if let Err(error) = comparison.run.sweep() {
+                    self.comparison_error = Some(error);
+                    comparison.max_sweeps = comparison.run.sweeps();
+                }
+            }
+            comparison.elapsed_ms += now_ms() - start;
+        }
+        self.comparisons.iter().any(|c| !c.done())
+    }
+}
+
+/// The colour of an action on a basis function.
+fn action_colour(action: Action) -> Option<RGBColor> {
+    match action {
+        Action::Add => Some(ADD),
+        Action::Reestimate => Some(REESTIMATE),
+        Action::Delete => Some(DELETE),
+        Action::Noise | Action::Converged => None,
+    }
+}
+
+/// A number cell, or ∞ for `None` (an inactive α).
+fn alpha_cell(alpha: Option<f64>) -> Cell {
+    alpha.map_or(Cell::Label("infinity"), Cell::Number)
+}
+
+fn number_cell(value: Option<f64>) -> Cell {
+    value.map_or(Cell::Label("none"), Cell::Number)
+}
+
+impl View for FastRvmView {
+    type Settings = FastRvmSettings;
+
+    fn compute(settings: &FastRvmSettings) -> Result<Self> {
+        let data = settings.data.dataset()?;
+        let design = kernel_design(&data.x, settings.width, true)?;
+        let problem = Arc::new(Problem::new(design, DVector::from_column_slice(&data.t))?);
+        let beta = (!settings.estimate_noise).then(|| 1.0 / settings.data.noise.max(1e-3).powi(2));
+        let options = FastSettings {
+            selection: settings.selection,
+            alignment_test: settings.alignment_test,
+            estimate_noise: settings.estimate_noise,
+            beta,
+            seed: settings.data.seed,
+            max_steps: MAX_STEPS,
+        };
+        let start = now_ms();
+        let mut run = FastRvm::new(problem.clone(), options)?;
+        let mut checkpoints = vec![run.clone()];
+        while !run.is_converged() && run.steps() < MAX_STEPS {
+            run.step()?;
+            if run.steps() % CHECKPOINT == 0 {
+                checkpoints.push(run.clone());
+            }
+        }
+        let elapsed_ms = now_ms() - start;
+        let events = run.events().to_vec();
+        let (mut comparisons, mut comparison_error) = (vec![], None);
+        if data.x.len() <= COMPARE_MAX_N {
+            for (rule, max_sweeps) in [(Rule::MacKay, CLASSIC_SWEEPS), (Rule::Em, EM_SWEEPS)] {
+                let classic = ClassicSettings {
+                    beta,
+                    estimate_noise: settings.estimate_noise,
+                    max_sweeps,
+                    ..ClassicSettings::with_rule(rule)
+                };
+                match ClassicRvm::new(problem.clone(), classic) {
+                    Ok(run) => comparisons.push(Comparison { run, elapsed_ms: 0.0, max_sweeps }),
+                    Err(error) => comparison_error = Some(error),
+                }
+            }
+        }
+        let mut view = Self {
+            noise: settings.data.noise,
+            current: run,
+            data,
+            width: settings.width,
+            checkpoints,
+            events,
+            elapsed_ms,
+            comparisons,
+            comparison_error,
+        };
+        view.current = view.state_at(settings.k);
+        Ok(view)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        let narrow = crate::plot::is_narrow(root, scale);
+        let (main, side) = if narrow {
+            let (_, h) = root.dim_in_pixel();
+            root.split_vertically(h / 2)
+        } else {
+            let (w, _) = root.dim_in_pixel();
+            root.split_horizontally(w * 62 / 100)
+        };
+        let area = self.draw_data(&main, scale, labels)?;
+        self.likelihood_chart().draw(&side, scale, labels)?;
+        Ok(area)
+    }
+
+    const ASPECT: (f64, f64) = (0.5, 1.6);
+
+    fn data_points(settings: &mut FastRvmSettings) -> Option<&mut DataParams> {
+        Some(&mut settings.data)
+    }
+
+    fn press(&self, settings: &mut FastRvmSettings, x: f64, y: f64) -> Result<Option<super::Grab>> {
+        settings.data.add_point(x, y)?;
+        settings.k = 0;
+        Ok(None)
+    }
+
+    fn legend(&self) -> Vec<LegendEntry> {
+        let mut legend =
+            crate::plot::predictive::LEGEND.iter().filter(|e| e.key != "samples").cloned().collect::<Vec<_>>();
+        legend.extend([
+            LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot },
+            LegendEntry { key: "active-bases", colour: "#999999", mark: Mark::Line },
+            LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
+            LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
+            LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
+        ]);
+        legend
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        let run = &self.current;
+        vec![
+            Readout { key: "step", value: self.shown() as f64 },
+            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
+            Readout { key: "log-ml", value: run.log_ml() },
+            Readout { key: "beta", value: run.beta() },
+            Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
+            Readout { key: "true-noise-sd", value: self.noise },
+            Readout { key: "steps-to-converge", value: self.total() as f64 },
+        ]
+    }
+
+    fn tables(&self) -> Vec<Table> {
+        let first = (self.shown() + 1).saturating_sub(LOG_ROWS);
+        let log = self.events[first..=self.shown()]
+            .iter()
+            .rev()
+            .map(|e| {
+                vec![
+                    Cell::Number(e.step as f64),
+                    Cell::Label(e.action.name()),
+                    e.basis.map_or(Cell::Label("none"), |m| Cell::Number(m as f64)),
+                    number_cell(e.theta),
+                    alpha_cell(e.alpha_old),
+                    if e.basis.is_some() { alpha_cell(e.alpha_new) } else { Cell::Label("none") },
+                    Cell::Number(e.delta_l),
+                    Cell::Number(e.log_ml),
+                ]
+            })
+            .collect();
+        let events = Table {
+            key: "events",
+            columns: vec!["step", "action", "basis", "theta", "alpha-old", "alpha-new", "delta-l", "log-ml"],
+            rows: log,
+        };
+        let fast = self.events.last().map(|e| {
+            vec![
+                Cell::Label("fast"),
+                Cell::Number(self.total() as f64),
+                Cell::Number(self.elapsed_ms),
+                Cell::Number(e.log_ml),
+                Cell::Number(e.active as f64),
+                Cell::Label(if e.action == Action::Converged { "yes" } else { "no" }),
+            ]
+        });
+        let others = self.comparisons.iter().map(|c| {
+            let name = if c.run.settings().rule == Rule::MacKay { "classic" } else { "em" };
+            let state = if c.run.is_converged() {
+                "yes"
+            } else if c.done() {
+                "no"
+            } else {
+                "running"
+            };
+            vec![
+                Cell::Label(name),
+                Cell::Number(c.run.sweeps() as f64),
+                Cell::Number(c.elapsed_ms),
+                Cell::Number(c.run.log_ml()),
+                Cell::Number(c.run.active().len() as f64),
+                Cell::Label(state),
+            ]
+        });
+        let methods = Table {
+            key: "methods",
+            columns: vec!["method", "steps", "time-ms", "log-ml", "relevance-vectors", "converged"],
+            rows: fast.into_iter().chain(others).collect(),
+        };
+        vec![events, methods]
+    }
+
+    fn messages(&self) -> Vec<Message> {
+        let mut messages = vec![];
+        if self.data.x.len() > COMPARE_MAX_N {
+            messages.push(Message::info("comparison-skipped", [("max", COMPARE_MAX_N.to_string())]));
+        }
+        if let Some(error) = &self.comparison_error {
+            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
+        }
+        if self.events.last().is_some_and(|e| e.action != Action::Converged) {
+            messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
+        }
+        messages
+    }
+
+    fn is_animated(&self) -> bool {
+        true
+    }
+
+    fn step(&mut self, steps: usize) -> bool {
+        let target = (self.shown() + steps).min(self.total());
+        if target - self.shown() <= CHECKPOINT {
+            while self.current.steps() < target && matches!(self.current.step(), Ok(Some(_))) {}
+        } else {
+            self.current = self.state_at(target);
+        }
+        self.shown() < self.total()
+    }
+
+    fn step_back(&mut self) -> bool {
+        let shown = self.shown();
+        if shown == 0 {
+            return false;
+        }
+        self.current = self.state_at(shown - 1);
+        true
+    }
+
+    fn rewind(&mut self) {
+        self.current = self.checkpoints[0].clone();
+    }
+
+    fn cursor(&self) -> Option<(&'static str, String)> {
+        Some(("k", self.shown().to_string()))
+    }
+
+    fn progress(&self) -> Option<(usize, usize)> {
+        Some((self.shown(), self.total()))
+    }
+
+    fn work(&mut self, budget: usize) -> bool {
+        self.compare(budget)
+    }
+
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        if self.comparisons.is_empty() {
+            return None;
+        }
+        let done = self.comparisons.iter().map(|c| if c.done() { c.max_sweeps } else { c.run.sweeps() }).sum();
+        Some((done, self.comparisons.iter().map(|c| c.max_sweeps).sum()))
+    }
+}
+
+/// The panel.
+pub type FastRvmPanel = Panel<FastRvmView>;
