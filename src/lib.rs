@@ -9,6 +9,8 @@
 //!   maximum likelihood, batch/stochastic/mini-batch gradient descent, ridge and lasso;
 //!   [`evidence`] the evidence surface over (ln α, ln β) and its maximisation by the
 //!   lecture's fixed-point schemes and by EM.
+//! - [`rvm`]: the relevance vector machine; [`rvm::sparsity`] the analysis of why it is
+//!   sparse (PRML §7.2.2).
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
 //!   scene values.
 //! - [`app`]: the panels as platform-free state machines (settings → fit → scene).

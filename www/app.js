@@ -444,9 +444,10 @@ function renderMessages() {
   }
 }
 
-/** Integers as they are; tiny or huge values in exponent form; others to 5 significant digits. */
+/** Integers as they are; ±∞ (α of a pruned basis vector) as ∞; tiny or huge values in exponent form; others to 5 significant digits. */
 function formatNumber(value) {
   if (Number.isInteger(value)) return String(value);
+  if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
   if (!Number.isFinite(value)) return String(value);
   const size = Math.abs(value);
   if (size !== 0 && (size < 1e-3 || size >= 1e6)) return value.toExponential(2);

@@ -20,12 +20,14 @@ pub mod evidence;
 pub mod fast_rvm;
 pub mod gradient;
 pub mod groups;
+pub mod lambda;
 pub mod least_squares;
 pub mod params;
 pub mod predictive;
 pub mod regularisation;
 pub mod report;
 pub mod sequential;
+pub mod sparsity;
 
 pub use params::{Control, Notice, ParamSpec};
 pub use predictive::{PredictivePanel, PredictiveSettings, PredictiveView};
@@ -416,6 +418,10 @@ pub enum AnyPanel {
     Evidence(Box<evidence::EvidencePanel>),
     /// Model comparison by the evidence (PRML Fig 3.14, 3.16, 3.17).
     ModelComparison(Box<comparison::ComparisonPanel>),
+    /// Why the RVM is sparse: two targets, one basis vector (F10, PRML Fig 7.10).
+    Sparsity(Box<sparsity::SparsityPanel>),
+    /// λ(α) of one basis vector against ln α (F11, PRML Fig 7.11).
+    LambdaCurve(Box<lambda::LambdaPanel>),
     /// The fast RVM, step by step, with classic and EM for comparison (F8, F9).
     FastRvm(Box<fast_rvm::FastRvmPanel>),
 }
@@ -432,6 +438,8 @@ macro_rules! dispatch {
             AnyPanel::Sequential($panel) => $body,
             AnyPanel::Evidence($panel) => $body,
             AnyPanel::ModelComparison($panel) => $body,
+            AnyPanel::Sparsity($panel) => $body,
+            AnyPanel::LambdaCurve($panel) => $body,
             AnyPanel::FastRvm($panel) => $body,
         }
     };
@@ -448,6 +456,8 @@ impl AnyPanel {
         "sequential",
         "evidence",
         "model-comparison",
+        "sparsity",
+        "lambda-curve",
         "fast-rvm",
     ];
 
@@ -465,6 +475,8 @@ impl AnyPanel {
             "sequential" => Ok(AnyPanel::Sequential(Box::new(Panel::try_default()?))),
             "evidence" => Ok(AnyPanel::Evidence(Box::new(Panel::try_default()?))),
             "model-comparison" => Ok(AnyPanel::ModelComparison(Box::new(Panel::try_default()?))),
+            "sparsity" => Ok(AnyPanel::Sparsity(Box::new(Panel::try_default()?))),
+            "lambda-curve" => Ok(AnyPanel::LambdaCurve(Box::new(Panel::try_default()?))),
             "fast-rvm" => Ok(AnyPanel::FastRvm(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }

@@ -111,6 +111,12 @@ pub fn parse_toggle(symbol: &'static str, text: &str) -> Result<bool> {
     }
 }
 
+/// `value` rounded to a multiple of 1/`per_unit` (a position set by the pointer, kept short
+/// in the URL: `rounded(1.40004, 1e3)` is 1.4).
+pub fn rounded(value: f64, per_unit: f64) -> f64 {
+    (value * per_unit).round() / per_unit
+}
+
 /// The URL text of a toggle: `1` or `0`.
 pub fn toggle_text(on: bool) -> &'static str {
     if on { "1" } else { "0" }

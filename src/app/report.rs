@@ -10,7 +10,8 @@ use serde::Serialize;
 pub struct Readout {
     /// Key of the readout's label in the string table (`readout.<key>`).
     pub key: &'static str,
-    /// The value.
+    /// The value: finite, or +∞ where the quantity is infinite (the most probable α of a
+    /// basis vector that is best pruned); never NaN.
     pub value: f64,
 }
 

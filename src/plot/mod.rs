@@ -14,8 +14,10 @@ use crate::error::{Error, Result};
 
 pub mod basis;
 pub mod fit;
+pub mod lambda;
 pub mod predictive;
 pub mod surface;
+pub mod target_space;
 
 /// Colours, Okabe–Ito (colour-blind safe) on white.
 pub mod palette {
@@ -196,6 +198,29 @@ pub fn is_narrow<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, scale: f64) 
     f64::from(area.dim_in_pixel().0) / scale < NARROW
 }
 
+/// Space [`axes`] leaves around the plotting area, in CSS pixels: on every side, above it
+/// (for the y-axis name and the title), below it (ticks and the x-axis name) and left of it
+/// (ticks).
+const MARGIN: f64 = 10.0;
+const MARGIN_TOP: f64 = 26.0;
+const X_LABEL_AREA: f64 = 38.0;
+const Y_LABEL_AREA: f64 = 48.0;
+
+/// Ranges centred on the origin that [`axes`] on `area` draws at one scale on both axes
+/// (a circle looks round): the shorter side shows [−`half`, `half`], the longer more.
+pub fn equal_ranges<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    scale: f64,
+    half: f64,
+) -> ((f64, f64), (f64, f64)) {
+    let (w, h) = area.dim_in_pixel();
+    let (m, top, xl, yl) = (px(MARGIN, scale), px(MARGIN_TOP, scale), px(X_LABEL_AREA, scale), px(Y_LABEL_AREA, scale));
+    let width = f64::from(w.saturating_sub(2 * m + yl).max(1));
+    let height = f64::from(h.saturating_sub(top + m + xl).max(1));
+    let unit = half / width.min(height);
+    ((-unit * width, unit * width), (-unit * height, unit * height))
+}
+
 /// Builds a chart on `area` in the lab's look: mesh, ticks, axis names, optional title.
 ///
 /// # Errors
@@ -207,10 +232,10 @@ pub fn axes<'a, DB: DrawingBackend>(
 ) -> Result<Chart<'a, DB>> {
     let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
     let mut chart = ChartBuilder::on(area)
-        .margin(px(10.0, scale))
-        .margin_top(px(26.0, scale))
-        .x_label_area_size(px(38.0, scale))
-        .y_label_area_size(px(48.0, scale))
+        .margin(px(MARGIN, scale))
+        .margin_top(px(MARGIN_TOP, scale))
+        .x_label_area_size(px(X_LABEL_AREA, scale))
+        .y_label_area_size(px(Y_LABEL_AREA, scale))
         .build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1)
         .map_err(drawing_error)?;
     chart
@@ -296,6 +321,58 @@ pub fn dots<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A straight arrow from `from` to `to` (data coordinates) in `colour`, its shaft `width`
+/// CSS pixels wide, with a filled head at `to` whose size is fixed in pixels.
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn arrow<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    (from, to): ((f64, f64), (f64, f64)),
+    colour: RGBColor,
+    width: f64,
+    scale: f64,
+) -> Result<()> {
+    // Pixels per data unit along each axis, to shape the head in pixels.
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let (x, y) = (chart.x_range(), chart.y_range());
+    let kx = f64::from(xs.end - xs.start) / (x.end - x.start);
+    let ky = f64::from(ys.end - ys.start) / (y.end - y.start);
+    let (dx, dy) = ((to.0 - from.0) * kx, (to.1 - from.1) * ky);
+    let length = dx.hypot(dy);
+    if !(length > 0.0 && kx.is_finite() && ky.is_finite()) {
+        return Ok(());
+    }
+    let (ux, uy) = (dx / length, dy / length);
+    let (long, half) = ((10.0 * scale).min(length), 4.5 * scale);
+    let base = (to.0 - ux * long / kx, to.1 - uy * long / ky);
+    let wing = |side: f64| (base.0 - side * uy * half / kx, base.1 + side * ux * half / ky);
+    let shaft = LineSeries::new([from, base], colour.stroke_width(px(width, scale)));
+    chart.draw_series(shaft).map_err(drawing_error)?;
+    chart.draw_series([Polygon::new(vec![to, wing(1.0), wing(-1.0)], colour.filled())]).map_err(drawing_error)?;
+    Ok(())
+}
+
+/// `text` in `colour` beside the data point `at`, moved by `offset` CSS pixels (right,
+/// down) and anchored there by `anchor`.
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn note<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    at: (f64, f64),
+    text: &str,
+    (offset, anchor): ((f64, f64), Pos),
+    colour: RGBColor,
+    scale: f64,
+) -> Result<()> {
+    let font = ("sans-serif", px(13.0, scale)).into_font().color(&colour).pos(anchor);
+    let shift = ((offset.0 * scale).round() as i32, (offset.1 * scale).round() as i32);
+    let element = EmptyElement::at(at) + Text::new(text.to_owned(), shift, font);
+    chart.draw_series([element]).map_err(drawing_error)?;
+    Ok(())
+}
+
 /// Where `chart`'s plotting area landed, for mapping pointer events back to data.
 pub fn area_of<DB: DrawingBackend>(chart: &Chart<'_, DB>) -> PlotArea {
     let (x, y) = (chart.x_range(), chart.y_range());
@@ -344,6 +421,35 @@ pub fn clip_polyline(points: &[(f64, f64)], (y0, y1): (f64, f64)) -> Vec<Vec<(f6
     }
     runs.retain(|r| r.len() > 1);
     runs
+}
+
+/// Splits a polyline into the runs inside the box `x_range` × `y_range`, cut where they
+/// cross its edges ([`clip_polyline`] along y, then along x).
+pub fn clip_box(points: &[(f64, f64)], x_range: (f64, f64), y_range: (f64, f64)) -> Vec<Vec<(f64, f64)>> {
+    let swap = |run: &[(f64, f64)]| run.iter().map(|&(a, b)| (b, a)).collect::<Vec<_>>();
+    clip_polyline(points, y_range).iter().flat_map(|run| clip_polyline(&swap(run), x_range)).map(|r| swap(&r)).collect()
+}
+
+/// A polyline cut to the chart's box ([`clip_box`]), dashed or solid.
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn boxed_line<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    (style, dash): (ShapeStyle, bool),
+    scale: f64,
+) -> Result<()> {
+    let (x, y) = (chart.x_range(), chart.y_range());
+    for run in clip_box(points, (x.start, x.end), (y.start, y.end)) {
+        if dash {
+            chart.draw_series(DashedLineSeries::new(run, px(6.0, scale), px(4.0, scale), style))
+        } else {
+            chart.draw_series(LineSeries::new(run, style))
+        }
+        .map_err(drawing_error)?;
+    }
+    Ok(())
 }
 
 /// Below this width in CSS pixels, multi-chart panels stack their charts vertically.
@@ -397,5 +503,15 @@ mod tests {
         );
         assert_eq!(clip_polyline(&[(0.0, 0.5), (1.0, 0.25)], (0.0, 1.0)), vec![vec![(0.0, 0.5), (1.0, 0.25)]]);
         assert!(clip_polyline(&[(0.0, 5.0), (1.0, 6.0)], (0.0, 1.0)).is_empty());
+    }
+
+    #[test]
+    fn box_clipping_cuts_at_every_edge() {
+        let unit = (-1.0, 1.0);
+        assert_eq!(clip_box(&[(-2.0, 0.5), (2.0, 0.5)], unit, unit), vec![vec![(-1.0, 0.5), (1.0, 0.5)]]);
+        assert_eq!(clip_box(&[(0.0, 0.0), (4.0, 0.5)], unit, unit), vec![vec![(0.0, 0.0), (1.0, 0.125)]]);
+        let out_and_back = clip_box(&[(0.0, 0.0), (0.0, 2.0), (0.5, 0.0)], unit, unit);
+        assert_eq!(out_and_back, vec![vec![(0.0, 0.0), (0.0, 1.0)], vec![(0.25, 1.0), (0.5, 0.0)]]);
+        assert!(clip_box(&[(2.0, 0.0), (3.0, 0.5)], unit, unit).is_empty());
     }
 }

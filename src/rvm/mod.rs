@@ -23,6 +23,7 @@ use crate::linalg::CholeskyFactor;
 pub mod classic;
 pub mod event;
 pub mod fast;
+pub mod sparsity;
 
 pub use classic::{ClassicRvm, ClassicSettings, Rule};
 pub use event::{Action, Event};

@@ -73,6 +73,21 @@ export async function waitForDraws(page, n) {
   await page.waitForFunction((k) => Number(document.querySelector('#chart').dataset.draws ?? 0) >= k, n);
 }
 
+/** The page (CSS) coordinates of the data point (x, y) of the interactive chart. */
+export function screenPoint(page, x, y) {
+  return page.evaluate(
+    ([x, y]) => {
+      const canvas = document.querySelector('#chart');
+      const box = canvas.getBoundingClientRect();
+      const a = window.rvmLab.state.lab.plotArea();
+      const px = a.left + ((x - a.x_range[0]) / (a.x_range[1] - a.x_range[0])) * (a.right - a.left);
+      const py = a.bottom - ((y - a.y_range[0]) / (a.y_range[1] - a.y_range[0])) * (a.bottom - a.top);
+      return { x: box.left + (px * box.width) / canvas.width, y: box.top + (py * box.height) / canvas.height };
+    },
+    [x, y],
+  );
+}
+
 /** Counts the canvas pixels of exactly `hex` colour inside the plotting area. */
 export function countColour(page, hex) {
   return page.evaluate((colour) => {

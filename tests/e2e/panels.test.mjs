@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canvasHash, draws, open, settled, start, waitForDraws } from './browser.mjs';
+import { canvasHash, draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
 
 /** Each panel with a good change (key, value) and a bad value for some control. */
 const PANELS = [
@@ -16,6 +16,8 @@ const PANELS = [
   { name: 'sequential', good: ['k', '4'], bad: ['alpha', '0'] },
   { name: 'evidence', good: ['M', '5'], bad: ['s', '-1'] },
   { name: 'model-comparison', good: ['beta', '25'], bad: ['alpha', 'x'] },
+  { name: 'sparsity', good: ['alpha', '0.1'], bad: ['beta', '-1'] },
+  { name: 'lambda-curve', good: ['q2', '9'], bad: ['sparsity', '0'] },
 ];
 
 let env;
@@ -90,20 +92,8 @@ describe('panel basis: dragging a centre', () => {
   test('moves that function and keeps the move in the URL', async () => {
     const page = await open(env, '?panel=basis&basis=gaussian&M=6&bias=0');
     // Centres at 0, 0.2, …, 1: grab the one at 0.4 on its triangle and drag it to 0.7.
-    const at = (x, y) =>
-      page.evaluate(
-        ([x, y]) => {
-          const canvas = document.querySelector('#chart');
-          const box = canvas.getBoundingClientRect();
-          const a = window.rvmLab.state.lab.plotArea();
-          const px = a.left + ((x - a.x_range[0]) / (a.x_range[1] - a.x_range[0])) * (a.right - a.left);
-          const py = a.bottom - ((y - a.y_range[0]) / (a.y_range[1] - a.y_range[0])) * (a.bottom - a.top);
-          return { x: box.left + (px * box.width) / canvas.width, y: box.top + (py * box.height) / canvas.height };
-        },
-        [x, y],
-      );
-    const from = await at(0.4, 0.5);
-    const to = await at(0.7, 0.5);
+    const from = await screenPoint(page, 0.4, 0.5);
+    const to = await screenPoint(page, 0.7, 0.5);
     const n = await draws(page);
     await page.mouse.move(from.x, from.y);
     await page.mouse.down();
@@ -231,6 +221,66 @@ describe('panel evidence', () => {
     assert.notEqual(after, before);
     const [lnAlpha, lnBeta] = after.split(':').map(Number);
     assert.ok(Number.isFinite(lnAlpha) && Number.isFinite(lnBeta), after);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+});
+
+describe('panel sparsity', () => {
+  test('dragging t changes ln p(t|α) and the URL; dragging it across φ prunes φ', async () => {
+    const page = await open(env, '?panel=sparsity');
+    const query = (key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
+    assert.deepEqual([await query('t1'), await query('t2')], ['1', '1.2']);
+    const before = await readout(page, 'log-p-alpha');
+    assert.match((await messages(page)).join(' '), /q² > s/);
+    // t = (1, 1.2) is nearer the press than the tip of φ = (1, 0.5): t is grabbed. Drag it
+    // to (−0.5, 1), orthogonal to φ, so q = βφᵀt = 0.
+    const from = await screenPoint(page, 1, 1.2);
+    const to = await screenPoint(page, -0.5, 1);
+    const n = await draws(page);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 6 });
+    await page.mouse.up();
+    await waitForDraws(page, n + 1);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('t1') !== '1');
+    const [t1, t2] = [Number(await query('t1')), Number(await query('t2'))];
+    assert.ok(Math.abs(t1 + 0.5) < 0.02 && Math.abs(t2 - 1) < 0.02, `t moved to (${t1}, ${t2})`);
+    assert.deepEqual([await query('phi1'), await query('phi2')], ['1', '0.5'], 'φ stays');
+    assert.notEqual(await readout(page, 'log-p-alpha'), before);
+    assert.equal(await page.inputValue('#ctl-t1'), String(t1));
+    assert.equal(await readout(page, 'alpha-star'), '∞');
+    assert.match((await messages(page)).join(' '), /q² ≤ s/);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('α = ∞ by keyboard: the toggle greys out the α slider', async () => {
+    const page = await open(env, '?panel=sparsity');
+    const before = await readout(page, 'log-p-alpha');
+    await page.focus('#ctl-pruned');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('pruned') === '1');
+    assert.equal(await page.isDisabled('#ctl-alpha'), true);
+    assert.notEqual(await readout(page, 'log-p-alpha'), before);
+    await page.context().close();
+  });
+});
+
+describe('panel lambda-curve', () => {
+  test('the case q² = 1, s = 2 puts α* at ∞; changing q² makes the case custom', async () => {
+    const page = await open(env, '?panel=lambda-curve');
+    assert.equal(await readout(page, 'alpha-star'), '0.33333');
+    await page.selectOption('#ctl-case', 'fig-7-11-right');
+    await page.waitForFunction(() => document.querySelector('#readouts dd[data-key="alpha-star"]')?.textContent === '∞');
+    assert.equal(await readout(page, 'theta'), '-1');
+    assert.equal(await readout(page, 'lambda-star'), '0');
+    assert.equal(await page.inputValue('#ctl-q2'), '1');
+    assert.equal(await page.inputValue('#ctl-sparsity'), '2');
+    assert.match((await messages(page)).join(' '), /q² ≤ s/);
+    await setText(page, 'q2', '9');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('case') === 'custom');
+    assert.equal(await readout(page, 'alpha-star'), '0.57143');
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
