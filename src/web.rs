@@ -174,6 +174,12 @@ impl Lab {
         self.panel.step(steps)
     }
 
+    /// The speed slider's position when the panel opens (0 slowest … 6 fastest).
+    #[wasm_bindgen(js_name = playSpeed)]
+    pub fn play_speed(&self) -> u8 {
+        self.panel.play_speed()
+    }
+
     /// One frame of the animation back; `false` if already at the first.
     #[wasm_bindgen(js_name = stepBack)]
     pub fn step_back(&mut self) -> bool {

@@ -24,7 +24,9 @@
 //! a difference of sums of size tᵀt, so it is compared with an absolute floor of
 //! 100·ε·tᵀt as well.
 
-use std::path::Path;
+mod common;
+
+use common::fixtures::{path, read_csv, read_json};
 
 use nalgebra::{Cholesky, DMatrix, DVector};
 use proptest::prelude::*;
@@ -394,26 +396,15 @@ fn degenerate_problems_are_typed_errors() {
 // scikit-learn's BayesianRidge as a stored fixture.
 // ---------------------------------------------------------------------------------------
 
-/// A numeric CSV with one header line (the fixtures are written by the script; no quoting).
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
-    let header = lines.next().expect("header").split(',').map(str::to_owned).collect();
-    let rows = lines.map(|l| l.split(',').map(|c| c.trim().parse().expect("number")).collect()).collect();
-    (header, rows)
-}
-
 #[test]
 fn maximum_matches_scikit_learn_bayesian_ridge() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let fixture: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("evidence_sklearn.json")).unwrap()).unwrap();
+    let fixture = read_json("evidence_sklearn.json");
     let cases = fixture["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 2);
     for case in cases {
         let name = case["name"].as_str().unwrap();
-        let (_, design) = read_csv(&dir.join(case["design"].as_str().unwrap()));
-        let (header, targets) = read_csv(&dir.join(case["targets"].as_str().unwrap()));
+        let (_, design) = read_csv(&path(case["design"].as_str().unwrap()));
+        let (header, targets) = read_csv(&path(case["targets"].as_str().unwrap()));
         assert_eq!(header[0], "t");
         let (n, m) = (design.len(), design[0].len());
         assert_eq!((n as u64, m as u64), (case["n"].as_u64().unwrap(), case["m"].as_u64().unwrap()));

@@ -493,6 +493,10 @@ function wireEvents() {
     pause();
     advance(1);
   });
+  $('#back').addEventListener('click', () => {
+    pause();
+    step(() => state.lab.stepBack());
+  });
   $('#restart').addEventListener('click', () => {
     pause();
     call(() => state.lab.rewind());
@@ -564,8 +568,11 @@ function renderWork(more) {
 
 // ---------------------------------------------------------------- animation
 
-/** Steps per frame for each position of the speed slider. */
-const SPEEDS = [1, 4, 16, 64];
+/**
+ * Steps per frame for each position of the speed slider: from one step every half second
+ * (to follow an algorithm on a projector) to 64 per frame.
+ */
+const SPEEDS = [1 / 30, 1 / 8, 1 / 2, 1, 4, 16, 64];
 
 function play() {
   if (state.dead || state.playing) return;
@@ -573,9 +580,14 @@ function play() {
   if (shown >= total) call(() => state.lab.rewind());
   state.playing = true;
   $('#play').textContent = t('player.pause');
+  // Fractions of a step per frame add up until a whole step is due.
+  let owed = 1;
   const tick = () => {
     if (!state.playing || state.dead) return;
-    const more = advance(SPEEDS[Number($('#speed').value)] ?? 1);
+    owed += SPEEDS[Number($('#speed').value)] ?? 1;
+    const steps = Math.floor(owed);
+    owed -= steps;
+    const more = steps === 0 || advance(steps);
     if (more) requestAnimationFrame(tick);
     else pause();
   };
@@ -602,9 +614,14 @@ function renderProgress() {
 
 /** Advances the animation and redraws; `false` once it is over. */
 function advance(steps) {
+  return step(() => state.lab.step(steps));
+}
+
+/** Moves the animation by `move` (forward or back) and redraws; returns what `move` does. */
+function step(move) {
   let more = false;
   try {
-    more = call(() => state.lab.step(steps));
+    more = call(move);
   } catch {
     return false;
   }
@@ -625,6 +642,7 @@ function openPanel(name, pairs) {
   state.notices.push(...notices.map((error) => ({ error })));
   buildControls();
   $('#player').hidden = !call(() => state.lab.isAnimated());
+  $('#speed').value = String(call(() => state.lab.playSpeed()));
   $('#add-point').hidden = !call(() => state.lab.acceptsPoints());
   applyLanguage();
   syncControls();

@@ -19,9 +19,11 @@ use crate::basis::{evenly_spaced, kernel_centre, kernel_column, kernel_design};
 use crate::data::Dataset;
 use crate::error::{Error, Result, ensure_positive};
 use crate::plot::fit::{Curve, LineChart, widen};
+use crate::plot::lambda::LambdaChart;
 use crate::plot::predictive::PredictiveScene;
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
+use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, Selection, predict};
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
@@ -52,7 +54,7 @@ const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
 const PARAMS: &[ParamSpec] = &[
     ParamSpec {
-        key: "k",
+        key: "step",
         symbol: "k",
         control: Control::Steps { min: 0, max: MAX_STEPS as u64, presets: &[0, 1, 5, 10, 20] },
     },
@@ -106,7 +108,7 @@ impl Settings for FastRvmSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "k" => self.k = parse_integer("k", text, 0, MAX_STEPS as u64)? as usize,
+            "step" => self.k = parse_integer("k", text, 0, MAX_STEPS as u64)? as usize,
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
             "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
             "align" => self.alignment_test = parse_toggle("align", text)?,
@@ -122,7 +124,7 @@ impl Settings for FastRvmSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "k" => self.k.to_string(),
+            "step" => self.k.to_string(),
             "s" => self.width.to_string(),
             "selection" => self.selection.name().to_owned(),
             "align" => u8::from(self.alignment_test).to_string(),
@@ -259,11 +261,8 @@ impl FastRvmView {
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
         };
-        let clip = scene.y_range;
         for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
-            for piece in crate::plot::clip_polyline(&curve(m, w), clip) {
-                line(&mut chart, &piece, ACTIVE.stroke_width(px(1.0, scale)))?;
-            }
+            line(&mut chart, &curve(m, w), ACTIVE.stroke_width(px(1.0, scale)))?;
         }
         let centres: Vec<(f64, f64)> = run
             .active()
@@ -275,7 +274,7 @@ impl FastRvmView {
                 centres.iter().map(|&p| Circle::new(p, px(7.0, scale), palette::INK.stroke_width(px(1.5, scale)))),
             )
             .map_err(drawing_error)?;
-        self.draw_candidate(&mut chart, &curve, clip, scale, labels)?;
+        self.draw_candidate(&mut chart, &curve, scene.y_range, scale, labels)?;
         Ok(area_of(&chart))
     }
 
@@ -292,12 +291,10 @@ impl FastRvmView {
         let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
         let height = 0.8 * clip.1;
         let style = colour.stroke_width(px(3.0, scale));
-        for piece in crate::plot::clip_polyline(&curve(m, height), clip) {
-            if event.action == Action::Add {
-                line(chart, &piece, style)?;
-            } else {
-                crate::plot::dashed(chart, &piece, style, scale)?;
-            }
+        if event.action == Action::Add {
+            line(chart, &curve(m, height), style)?;
+        } else {
+            crate::plot::dashed(chart, &curve(m, height), style, scale)?;
         }
         let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
         let text = format!("{name} φ{m}");
@@ -312,9 +309,12 @@ impl FastRvmView {
         let all: Vec<(f64, f64)> = self.events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
         let shown = all[..=self.shown()].to_vec();
         let x_range = (0.0, (self.total() as f64).max(1.0));
+        // From step 2 on: the first steps climb hundreds of nats, the rest a few.
+        let from = all.len().min(3) - 1;
+        let last = all[all.len() - 1].1;
         LineChart {
             x_range,
-            y_range: widen(all.iter().map(|p| p.1), (all[0].1, all[0].1 + 1.0), 0.05),
+            y_range: widen(all[from..].iter().map(|p| p.1), (last - 1.0, last + 1.0), 0.05),
             x_name: ("step", "step"),
             y_name: ("log-ml", "ln p(t|α,β)"),
             title: Some(("marginal-likelihood", "marginal likelihood")),
@@ -322,6 +322,18 @@ impl FastRvmView {
             points: vec![],
             marker: Some(self.shown() as f64),
         }
+    }
+
+    /// λ(α) of the basis function of the latest step that acted on one (PRML 7.97), with
+    /// its α before the step marked (∞ for an addition); the maximum is its α after.
+    fn lambda_chart(&self) -> Option<LambdaChart> {
+        let event = self.events[..=self.shown()].iter().rev().find(|e| e.basis.is_some())?;
+        let sq = SparsityQuality::new(event.s?, event.q?).ok()?;
+        Some(LambdaChart {
+            current: Some(event.alpha_old.unwrap_or(f64::INFINITY)),
+            title: Some(("lambda-of-step", "this step's φᵢ")),
+            ..LambdaChart::new(sq)
+        })
     }
 
     /// Runs the comparison methods for at most `budget` sweeps in all.
@@ -422,17 +434,21 @@ impl View for FastRvmView {
         let narrow = crate::plot::is_narrow(root, scale);
         let (main, side) = if narrow {
             let (_, h) = root.dim_in_pixel();
-            root.split_vertically(h / 2)
+            root.split_vertically(h * 45 / 100)
         } else {
             let (w, _) = root.dim_in_pixel();
             root.split_horizontally(w * 62 / 100)
         };
         let area = self.draw_data(&main, scale, labels)?;
-        self.likelihood_chart().draw(&side, scale, labels)?;
+        let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
+        self.likelihood_chart().draw(&upper, scale, labels)?;
+        if let Some(chart) = self.lambda_chart() {
+            chart.draw(&lower, scale, labels)?;
+        }
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.5, 1.6);
+    const ASPECT: (f64, f64) = (0.55, 2.0);
 
     fn data_points(settings: &mut FastRvmSettings) -> Option<&mut DataParams> {
         Some(&mut settings.data)
@@ -463,7 +479,7 @@ impl View for FastRvmView {
             Readout { key: "step", value: self.shown() as f64 },
             Readout { key: "relevance-vectors", value: run.active().len() as f64 },
             Readout { key: "log-ml", value: run.log_ml() },
-            Readout { key: "beta", value: run.beta() },
+            Readout { key: "noise-precision", value: run.beta() },
             Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
             Readout { key: "true-noise-sd", value: self.noise },
             Readout { key: "steps-to-converge", value: self.total() as f64 },
@@ -481,7 +497,7 @@ impl View for FastRvmView {
                     Cell::Label(e.action.name()),
                     e.basis.map_or(Cell::Label("none"), |m| Cell::Number(m as f64)),
                     number_cell(e.theta),
-                    alpha_cell(e.alpha_old),
+                    if e.basis.is_some() { alpha_cell(e.alpha_old) } else { Cell::Label("none") },
                     if e.basis.is_some() { alpha_cell(e.alpha_new) } else { Cell::Label("none") },
                     Cell::Number(e.delta_l),
                     Cell::Number(e.log_ml),
@@ -547,6 +563,9 @@ impl View for FastRvmView {
         true
     }
 
+    /// Two steps a second: slow enough to read each step's label and log line.
+    const PLAY_SPEED: u8 = 1;
+
     fn step(&mut self, steps: usize) -> bool {
         let target = (self.shown() + steps).min(self.total());
         if target - self.shown() <= CHECKPOINT {
@@ -571,7 +590,7 @@ impl View for FastRvmView {
     }
 
     fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("k", self.shown().to_string()))
+        Some(("step", self.shown().to_string()))
     }
 
     fn progress(&self) -> Option<(usize, usize)> {

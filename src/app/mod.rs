@@ -116,6 +116,9 @@ pub trait View: Sized {
     fn is_animated(&self) -> bool {
         false
     }
+    /// The position of the page's speed slider when the panel opens: 0 is a step every
+    /// half second, 3 a step per frame, 6 sixty-four per frame.
+    const PLAY_SPEED: u8 = 4;
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, _steps: usize) -> bool {
         false
@@ -261,6 +264,8 @@ pub trait PanelModel {
     fn aspect(&self, width: f64) -> f64;
     /// Whether the panel animates.
     fn is_animated(&self) -> bool;
+    /// The speed slider's position when the panel opens ([`View::PLAY_SPEED`]).
+    fn play_speed(&self) -> u8;
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     fn step(&mut self, steps: usize) -> bool;
     /// One frame back; `false` if already at the first.
@@ -354,6 +359,9 @@ impl<V: View> PanelModel for Panel<V> {
     }
     fn is_animated(&self) -> bool {
         self.view.is_animated()
+    }
+    fn play_speed(&self) -> u8 {
+        V::PLAY_SPEED
     }
     fn step(&mut self, steps: usize) -> bool {
         let more = self.view.step(steps);
@@ -537,6 +545,9 @@ impl PanelModel for AnyPanel {
     }
     fn is_animated(&self) -> bool {
         dispatch!(self, p => p.is_animated())
+    }
+    fn play_speed(&self) -> u8 {
+        dispatch!(self, p => p.play_speed())
     }
     fn step(&mut self, steps: usize) -> bool {
         dispatch!(self, p => p.step(steps))

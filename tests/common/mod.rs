@@ -1,3 +1,6 @@
 //! Support shared by the integration tests.
 
+#![allow(dead_code)] // each test binary uses a part
+
+pub mod fixtures;
 pub mod svg;

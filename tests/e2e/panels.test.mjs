@@ -18,6 +18,7 @@ const PANELS = [
   { name: 'model-comparison', good: ['beta', '25'], bad: ['alpha', 'x'] },
   { name: 'sparsity', good: ['alpha', '0.1'], bad: ['beta', '-1'] },
   { name: 'lambda-curve', good: ['q2', '9'], bad: ['sparsity', '0'] },
+  { name: 'fast-rvm', good: ['s', '0.05'], bad: ['s', '-1'] },
 ];
 
 let env;

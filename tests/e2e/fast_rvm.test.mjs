@@ -1,0 +1,95 @@
+// The fast-RVM panel in Chromium: stepping adds a basis function and the event log shows
+// it, stepping back undoes it, play and pause, a click adds a point and restarts the run,
+// and the classic and EM comparison runs finish in the background.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(async () => {
+  await env?.close();
+});
+
+const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
+const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
+/** The rows of table `index` (0: event log, 1: methods) as text. */
+const rows = (page, index) =>
+  page.$$eval(`#tables table`, (tables, i) => [...tables[i].tBodies[0].rows].map((tr) => [...tr.cells].map((c) => c.textContent)), index);
+
+describe('panel fast-rvm', () => {
+  test('Step adds a basis function, the event log shows it, Step back undoes it', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=0');
+    assert.equal(await readout(page, 'relevance-vectors'), '1');
+    const [first] = await rows(page, 0);
+    assert.deepEqual(first.slice(0, 2), ['0', 'add'], 'step 0 is the initialisation');
+    const n = await draws(page);
+    await page.click('#step');
+    await waitForDraws(page, n + 1);
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '1');
+    const [newest] = await rows(page, 0);
+    assert.deepEqual(newest.slice(0, 2), ['1', 'add']);
+    assert.equal(await readout(page, 'relevance-vectors'), '2');
+    assert.equal(await page.inputValue('#ctl-step'), '1');
+    await page.click('#back');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '0');
+    assert.equal(await readout(page, 'relevance-vectors'), '1');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('Play runs the steps at a readable pace; Pause stops them', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=0');
+    assert.equal(await page.inputValue('#speed'), '1', 'two steps a second by default');
+    await page.click('#play');
+    await page.waitForFunction(() => Number(new URLSearchParams(location.search).get('step')) >= 2, null, { timeout: 5000 });
+    await page.click('#play');
+    const paused = await urlStep(page);
+    await page.waitForTimeout(1200);
+    assert.equal(await urlStep(page), paused, 'pause stops the animation');
+    const progress = await page.$eval('#progress', (p) => [p.value, p.max]);
+    assert.equal(progress[0], Number(paused));
+    assert.ok(progress[1] > progress[0], `${progress[1]} steps in the run`);
+    await page.context().close();
+  });
+
+  test('a click on the plot adds a point and the run starts again', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=9');
+    const n = await draws(page);
+    const at = await screenPoint(page, 0.5, 0.9);
+    await page.mouse.click(at.x, at.y);
+    await waitForDraws(page, n + 1);
+    await page.waitForFunction(() => new URLSearchParams(location.search).has('points'));
+    assert.equal(await urlStep(page), '0');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('classic and EM finish in the background, below the fast method’s L or level with it', async () => {
+    const page = await open(env, '?panel=fast-rvm&N=30');
+    await page.waitForFunction(() => document.querySelector('#working').hidden, null, { timeout: 60000 });
+    await settled(page);
+    const methods = await rows(page, 1);
+    assert.deepEqual(methods.map((r) => r[0]), ['fast (sequential)', 'classic (MacKay)', 'EM']);
+    const [fast, classic] = methods;
+    assert.equal(fast[5], 'yes');
+    assert.equal(classic[5], 'yes');
+    for (const row of methods) assert.ok(Number(row[2]) >= 0, `time ${row[2]}`);
+    assert.ok(Math.abs(Number(fast[3]) - Number(classic[3])) < 2, `L ${fast[3]} and ${classic[3]}`);
+    await page.context().close();
+  });
+
+  test('a bad kernel width is refused with a message and the plot stays', async () => {
+    const page = await open(env, '?panel=fast-rvm');
+    const n = await draws(page);
+    await page.fill('#ctl-s', '0');
+    await page.press('#ctl-s', 'Enter');
+    await page.waitForSelector('#err-s:not(:empty)');
+    assert.match(await page.textContent('#err-s'), /s must be > 0/);
+    assert.equal(await draws(page), n);
+    await page.context().close();
+  });
+});
