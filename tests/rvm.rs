@@ -3,6 +3,8 @@
 //! conditions at convergence, and the classic, EM and fast methods against each other and
 //! against scikit-learn's ARDRegression.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use std::sync::Arc;
 
 mod common;
