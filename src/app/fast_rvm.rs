@@ -29,9 +29,9 @@ use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule
 /// Most data points: the fast method is meant to stay live at N = 2000.
 const MAX_N: usize = 2000;
 /// Classic and EM sweeps cost O(M³): they are compared up to this N.
-const COMPARE_MAX_N: usize = 300;
+const COMPARE_MAX_N: usize = 200;
 /// Sweeps EM may take (it creeps: a dying weight's α grows by about s per sweep).
-const EM_SWEEPS: usize = 10_000;
+const EM_SWEEPS: usize = 5_000;
 /// Sweeps the classic method may take.
 const CLASSIC_SWEEPS: usize = 5_000;
 /// Most steps of a fast run.
@@ -331,7 +331,7 @@ impl FastRvmView {
         let sq = SparsityQuality::new(event.s?, event.q?).ok()?;
         Some(LambdaChart {
             current: Some(event.alpha_old.unwrap_or(f64::INFINITY)),
-            title: Some(("lambda-of-step", "this step's φᵢ")),
+            title: Some(("lambda-of-step", "this step's basis")),
             ..LambdaChart::new(sq)
         })
     }
