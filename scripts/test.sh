@@ -13,6 +13,9 @@ cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warning
 echo '[test] native: cargo test'
 cargo test --quiet
 
+echo '[test] benches compile: cargo bench --no-run (they are run by hand, never timed in tests)'
+cargo bench --quiet --no-run
+
 echo '[test] wasm: wasm-bindgen-test in headless Chromium'
 CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

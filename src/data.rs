@@ -96,6 +96,59 @@ impl Sinusoid {
     }
 }
 
+/// The sinc benchmark of Tipping (2001, §5.1) and Tipping & Faul (2003, §5):
+/// xₙ ~ U(−10, 10), tₙ = sinc(xₙ) + εₙ with sinc x = sin x / x and εₙ ~ N(0, σ²)
+/// (both papers: σ = 0.1, fitted on the Gaussian kernel of width 3 plus a bias).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Sinc {
+    /// Number of points N.
+    pub n: usize,
+    /// Standard deviation σ of the noise.
+    pub noise: f64,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+impl Sinc {
+    /// The inputs' interval.
+    pub const DOMAIN: (f64, f64) = (-10.0, 10.0);
+
+    /// The width s of the Gaussian kernel both papers fit these data with.
+    pub const KERNEL_WIDTH: f64 = 3.0;
+
+    /// The data of the RVM benchmarks (benches/rvm.rs natively, www/bench.html in the
+    /// browser): N points, σ = 0.1, seed 0.
+    pub fn benchmark(n: usize) -> Self {
+        Self { n, noise: 0.1, seed: 0 }
+    }
+
+    /// The noise-free curve sinc x = sin x / x (1 at x = 0).
+    pub fn truth(x: f64) -> f64 {
+        if x == 0.0 { 1.0 } else { x.sin() / x }
+    }
+
+    /// Draws the data set: all N inputs first, then the N noise values, from one generator.
+    ///
+    /// # Errors
+    /// As [`Sinusoid::generate`].
+    pub fn generate(&self) -> Result<Dataset> {
+        if self.n > MAX_POINTS {
+            return Err(Error::OutOfRange {
+                name: "N",
+                value: self.n.to_string(),
+                bound: Bound::AtMost { max: MAX_POINTS as u64 },
+            });
+        }
+        let sd = ensure_non_negative("σ", self.noise)?;
+        let noise = Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: sd.to_string() })?;
+        let mut rng = Pcg64::seed_from_u64(self.seed);
+        let (lo, hi) = Self::DOMAIN;
+        let x: Vec<f64> = (0..self.n).map(|_| rng.random_range(lo..hi)).collect();
+        let t = x.iter().map(|&xn| Self::truth(xn) + noise.sample(&mut rng)).collect();
+        Ok(Dataset { x, t })
+    }
+}
+
 /// The straight line of PRML Fig 3.7: xₙ ~ U(−1, 1), tₙ = a₀ + a₁xₙ + εₙ with
 /// a₀ = −0.3, a₁ = 0.5 and εₙ ~ N(0, σ²).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -173,6 +226,27 @@ mod tests {
         for (x, t) in d.x.iter().zip(&d.t) {
             assert!((t - (-0.3 + 0.5 * x)).abs() < 1e-15);
         }
+    }
+
+    #[test]
+    fn sinc_is_seeded_on_its_domain_with_the_stated_noise() {
+        let generator = Sinc { n: 4000, noise: 0.1, seed: 5 };
+        let d = generator.generate().unwrap();
+        assert_eq!(d, generator.generate().unwrap());
+        assert_ne!(d, Sinc { seed: 6, ..generator }.generate().unwrap());
+        assert!(d.x.iter().all(|x| (-10.0..10.0).contains(x)));
+        // Both halves of the domain are used: the inputs are spread over all of it.
+        assert!(d.x.iter().any(|&x| x < -9.0) && d.x.iter().any(|&x| x > 9.0));
+        let r: Vec<f64> = d.x.iter().zip(&d.t).map(|(x, t)| t - Sinc::truth(*x)).collect();
+        let sd = (r.iter().map(|e| e * e).sum::<f64>() / r.len() as f64).sqrt();
+        assert!((sd - 0.1).abs() < 0.005, "sd = {sd}");
+        // sinc by hand: 1 at 0, sin(π)/π ≈ 0 at π, sin(π/2)/(π/2) = 2/π.
+        assert_eq!(Sinc::truth(0.0), 1.0);
+        assert!(Sinc::truth(std::f64::consts::PI).abs() < 1e-16);
+        assert!((Sinc::truth(std::f64::consts::FRAC_PI_2) - 2.0 / std::f64::consts::PI).abs() < 1e-16);
+        let clean = Sinc { n: 10, noise: 0.0, seed: 1 }.generate().unwrap();
+        assert!(clean.x.iter().zip(&clean.t).all(|(x, t)| *t == Sinc::truth(*x)));
+        assert_eq!(Sinc { n: MAX_POINTS + 1, noise: 0.1, seed: 0 }.generate().unwrap_err().code(), "out-of-range");
     }
 
     #[test]

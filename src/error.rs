@@ -226,10 +226,12 @@ pub fn ensure_non_negative(name: &'static str, value: f64) -> Result<f64> {
 
 /// Checks every entry of `values`, naming the first non-finite one as `name[i]`.
 pub fn ensure_all_finite(name: &str, values: &[f64]) -> Result<()> {
-    for (i, &v) in values.iter().enumerate() {
-        ensure_finite(&format!("{name}[{i}]"), v)?;
+    // The name is formatted only for the offending entry: formatting one per entry took
+    // ~50 ns each, 0.2 s for a 2000 × 2001 design.
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(i) => ensure_finite(&format!("{name}[{i}]"), values[i]).map(|_| ()),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@
 //! - `web` (wasm32 only): the one module that names `wasm_bindgen`; no mathematics.
 //!
 //! The `rvm-lab` command-line binary (src/main.rs, native only) evaluates or maximises the
-//! evidence for a design matrix and targets read from CSV files, printing JSON.
+//! evidence, or fits the relevance vector machine, for a design matrix and targets read
+//! from CSV files, printing JSON.
 
 pub mod app;
 pub mod basis;

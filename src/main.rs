@@ -1,8 +1,12 @@
-//! `rvm-lab`: the evidence of a Bayesian linear model from CSV files, as JSON.
+//! `rvm-lab`: the evidence of a Bayesian linear model, or its relevance vector machine fit,
+//! from CSV files, as JSON.
 //!
 //! ```text
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
 //!                  [--alpha A --beta B] [--method fixed-point|em]
+//! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
+//!             [--method fast|classic|em] [--selection greedy|cyclic|random]
+//!             [--no-alignment-test] [--events]
 //! ```
 //!
 //! See the `cli` module (native only; the wasm build has no command line).

@@ -5,16 +5,21 @@
 //! Errors become JS `Error`s whose `message` is the English text and whose `code` and
 //! `args` let the page show the message in the reader's language.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use nalgebra::DVector;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::app::{AnyPanel, Notice, PanelModel};
+use crate::basis::kernel_design;
+use crate::data::Sinc;
 use crate::error::Error;
 use crate::plot::{Labels, PlotArea};
+use crate::rvm::{FastRvm, FastSettings, Problem};
 
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
@@ -292,6 +297,42 @@ impl EvidenceBenchmark {
     pub fn surface(&self, side: usize) -> Result<f64, JsValue> {
         let grid = js_result(self.spectrum.surface((-10.0, 8.0), (-6.0, 12.0), side, side))?;
         Ok(grid.argmax.log_evidence)
+    }
+}
+
+/// The RVM benchmark of www/bench.html: the sinc data of [`Sinc::benchmark`] on the
+/// Gaussian kernel of width [`Sinc::KERNEL_WIDTH`] plus a bias (M = N + 1), the same problem
+/// as the native `cargo bench --bench rvm`. The page times the calls; this only forwards.
+#[wasm_bindgen]
+pub struct RvmBenchmark {
+    x: Vec<f64>,
+    problem: Arc<Problem>,
+}
+
+#[wasm_bindgen]
+impl RvmBenchmark {
+    /// `n` sinc points, their kernel design and the problem (Φᵀt, ‖φₘ‖²), made once.
+    #[wasm_bindgen(constructor)]
+    pub fn new(n: usize) -> Result<RvmBenchmark, JsValue> {
+        let data = js_result(Sinc::benchmark(n).generate())?;
+        let phi = js_result(kernel_design(&data.x, Sinc::KERNEL_WIDTH, true))?;
+        let problem = js_result(Problem::new(phi, DVector::from_vec(data.t)))?;
+        Ok(RvmBenchmark { x: data.x, problem: Arc::new(problem) })
+    }
+
+    /// Builds the N × (N + 1) kernel design again; returns its last entry, so the work
+    /// cannot be skipped.
+    pub fn design(&self) -> Result<f64, JsValue> {
+        let phi = js_result(kernel_design(&self.x, Sinc::KERNEL_WIDTH, true))?;
+        Ok(phi[(phi.nrows() - 1, phi.ncols() - 1)])
+    }
+
+    /// The fast RVM (default settings) from initialisation to convergence, the design
+    /// given; returns the fit `{relevant, weights, alpha, beta, log_marginal_likelihood,
+    /// iterations, converged}`.
+    pub fn fit(&self) -> Result<JsValue, JsValue> {
+        let mut rvm = js_result(FastRvm::new(Arc::clone(&self.problem), FastSettings::default()))?;
+        to_js(&js_result(rvm.run())?)
     }
 }
 

@@ -3,16 +3,24 @@
 //! and its JSON is compared with the library's own numbers for the same Φ and t
 //! (`bayes::Posterior` with α, β given; `evidence::maximise` from `initial_guess` without),
 //! and, for the committed fixture, with scikit-learn's (see tests/evidence.rs for that
-//! fixture's provenance). Bad inputs must exit non-zero with a message naming the file
+//! fixture's provenance). `rvm-lab rvm` runs on the committed sinc fixture
+//! (tests/fixtures/rvm_sinc_*.csv, made by scripts/fixtures/rvm_sinc.py) and is compared with
+//! `FastRvm`/`ClassicRvm` called directly, and its L recomputed from the printed relevant
+//! columns, α and β alone. Bad inputs must exit non-zero with a message naming the file
 //! and line.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::Arc;
 
-use nalgebra::DMatrix;
+use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
+use rvm_lab::rvm::{
+    Action, ActivePosterior, ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem as RvmProblem, Rule, RvmFit,
+    Selection,
+};
 use serde_json::Value;
 
 /// A fresh folder for one test's files, removed when dropped.
@@ -173,6 +181,187 @@ fn fixture_reproduces_scikit_learn() {
     }
 }
 
+/// The committed sinc fixture: its two paths, and Φ and t read independently of the binary.
+struct Sinc {
+    design: String,
+    targets: String,
+    problem: Arc<RvmProblem>,
+}
+
+fn sinc_fixture() -> Sinc {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let rows = |name: &str| -> Vec<Vec<f64>> {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        text.lines().skip(1).map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect()
+    };
+    let (design, targets) = (rows("rvm_sinc_design.csv"), rows("rvm_sinc_targets.csv"));
+    let phi = DMatrix::from_fn(design.len(), design[0].len(), |n, m| design[n][m]);
+    // The targets file has the columns x, t.
+    let t = DVector::from_iterator(targets.len(), targets.iter().map(|row| row[1]));
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    Sinc {
+        design: path("rvm_sinc_design.csv"),
+        targets: path("rvm_sinc_targets.csv"),
+        problem: Arc::new(RvmProblem::new(phi, t).unwrap()),
+    }
+}
+
+/// A JSON array of numbers.
+fn numbers(json: &Value, what: &str) -> Vec<f64> {
+    let array = json.as_array().unwrap_or_else(|| panic!("{what}: not an array: {json}"));
+    array.iter().map(|v| v.as_f64().unwrap_or_else(|| panic!("{what}: {v} is not a number"))).collect()
+}
+
+/// Checks the printed fit against the library's, field by field.
+fn assert_fit(json: &Value, fit: &RvmFit, what: &str) {
+    let relevant: Vec<usize> =
+        json["relevant"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert_eq!(relevant, fit.relevant, "{what}: relevant");
+    for (key, want) in [("weights", &fit.weights), ("alpha", &fit.alpha)] {
+        let got = json[key].as_array().unwrap_or_else(|| panic!("{what}: no {key}"));
+        assert_eq!(got.len(), want.len(), "{what}: {key}");
+        for (j, (g, w)) in got.iter().zip(want).enumerate() {
+            assert_num(g, *w, &format!("{what}: {key}[{j}]"));
+        }
+    }
+    assert_num(&json["beta"], fit.beta, &format!("{what}: beta"));
+    assert_num(&json["log_marginal_likelihood"], fit.log_marginal_likelihood, &format!("{what}: L"));
+    assert_eq!(json["iterations"].as_u64(), Some(fit.iterations as u64), "{what}: iterations");
+    assert_eq!(json["converged"].as_bool(), Some(fit.converged), "{what}: converged");
+}
+
+/// L and μ recomputed from the printed relevant columns, α and β alone: through
+/// `ActivePosterior::compute` (Σ⁻¹ = A + βΦ_𝒜ᵀΦ_𝒜, PRML 7.83) and through the N × N
+/// covariance C = β⁻¹I + Φ_𝒜A⁻¹Φ_𝒜ᵀ, L = −½(N ln 2π + ln|C| + tᵀC⁻¹t) (PRML 7.85).
+fn assert_recomputed(json: &Value, problem: &RvmProblem, tolerance: f64, what: &str) {
+    let relevant: Vec<usize> =
+        json["relevant"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    let (alpha, weights) = (numbers(&json["alpha"], "alpha"), numbers(&json["weights"], "weights"));
+    let (beta, log_ml) = (json["beta"].as_f64().unwrap(), json["log_marginal_likelihood"].as_f64().unwrap());
+    assert!(relevant.windows(2).all(|w| w[0] < w[1]), "{what}: relevant not ascending: {relevant:?}");
+    assert!(alpha.iter().all(|a| a.is_finite() && *a > 0.0) && beta > 0.0, "{what}: α {alpha:?}, β {beta}");
+    let posterior = ActivePosterior::compute(problem, &relevant, &alpha, beta).unwrap();
+    let n = problem.n() as f64;
+    assert!((posterior.log_ml - log_ml).abs() <= tolerance * n, "{what}: L {log_ml} vs {}", posterior.log_ml);
+    let scale = weights.iter().fold(0.0_f64, |m, w| m.max(w.abs()));
+    for (j, w) in weights.iter().enumerate() {
+        assert!((posterior.mu[j] - w).abs() <= tolerance * scale, "{what}: weight {j}: {w} vs {}", posterior.mu[j]);
+    }
+    let phi_a = problem.design().select_columns(&relevant);
+    let a_inv = DMatrix::from_diagonal(&DVector::from_iterator(alpha.len(), alpha.iter().map(|a| 1.0 / a)));
+    let c = DMatrix::identity(problem.n(), problem.n()) / beta + &phi_a * a_inv * phi_a.transpose();
+    let chol = c.cholesky().expect("C is positive definite");
+    let t = problem.targets();
+    let dense = -0.5 * (n * (2.0 * std::f64::consts::PI).ln() + chol.ln_determinant() + t.dot(&chol.solve(t)));
+    assert!((dense - log_ml).abs() <= tolerance * n, "{what}: L {log_ml} vs {dense} through C");
+}
+
+#[test]
+fn rvm_prints_the_fit_of_each_method_as_the_library_finds_it() {
+    let sinc = sinc_fixture();
+    let base = ["rvm", "--design", &sinc.design, "--targets", &sinc.targets, "--column", "t"];
+    let with = |extra: &[&'static str]| -> Vec<&str> { base.iter().copied().chain(extra.iter().copied()).collect() };
+    let fast = |settings: FastSettings| FastRvm::new(Arc::clone(&sinc.problem), settings).unwrap().run().unwrap();
+    let cases: Vec<(Vec<&str>, &str, RvmFit)> = vec![
+        (with(&[]), "fast", fast(FastSettings::default())),
+        (
+            with(&["--selection", "cyclic", "--no-alignment-test"]),
+            "fast",
+            fast(FastSettings { selection: Selection::Cyclic, alignment_test: false, ..FastSettings::default() }),
+        ),
+        (
+            with(&["--selection", "random"]),
+            "fast",
+            fast(FastSettings { selection: Selection::Random, ..FastSettings::default() }),
+        ),
+        (
+            with(&["--method", "classic"]),
+            "classic",
+            ClassicRvm::new(Arc::clone(&sinc.problem), ClassicSettings::with_rule(Rule::MacKay))
+                .unwrap()
+                .run()
+                .unwrap(),
+        ),
+        (
+            with(&["--method", "em"]),
+            "em",
+            ClassicRvm::new(
+                Arc::clone(&sinc.problem),
+                ClassicSettings { max_sweeps: 10_000, ..ClassicSettings::with_rule(Rule::Em) },
+            )
+            .unwrap()
+            .run()
+            .unwrap(),
+        ),
+    ];
+    for (args, method, fit) in cases {
+        let what = args[7..].join(" ");
+        let json = run_json(&args);
+        assert_eq!(json["method"], method, "{what}");
+        assert!(json.get("events").is_none(), "{what}: events without --events");
+        assert_fit(&json, &fit, &what);
+        // Fast: L is updated step by step, so it agrees with a recompute to rounding;
+        // classic and EM recompute it every sweep.
+        assert_recomputed(&json, &sinc.problem, 1e-10, &what);
+        // Fast and MacKay converge on the fixture; EM creeps, and uses up its 10 000 sweeps.
+        assert_eq!(fit.converged, method != "em", "{what}: converged");
+    }
+}
+
+#[test]
+fn rvm_events_start_with_the_initial_addition_and_end_converged() {
+    let sinc = sinc_fixture();
+    let json = run_json(&["rvm", "--design", &sinc.design, "--targets", &sinc.targets, "--column=t", "--events"]);
+    let events = json["events"].as_array().expect("events");
+    let mut rvm = FastRvm::new(Arc::clone(&sinc.problem), FastSettings::default()).unwrap();
+    rvm.run().unwrap();
+    assert_eq!(events.len(), rvm.events().len());
+    assert_eq!(events.len() as u64, json["iterations"].as_u64().unwrap() + 1);
+    assert_eq!(events[0]["step"], 0);
+    assert_eq!(events[0]["action"], "add");
+    assert_eq!(events.last().unwrap()["action"], "converged");
+    let mut last = f64::NEG_INFINITY;
+    for (k, (event, want)) in events.iter().zip(rvm.events()).enumerate() {
+        assert_eq!(event["step"].as_u64(), Some(k as u64));
+        assert_eq!(event["action"], want.action.name(), "step {k}");
+        assert_eq!(event["basis"].as_u64().map(|b| b as usize), want.basis, "step {k}");
+        assert_num(&event["log_ml"], want.log_ml, &format!("step {k}: log_ml"));
+        let log_ml = event["log_ml"].as_f64().unwrap();
+        assert!(log_ml >= last - 1e-9 * log_ml.abs(), "step {k}: L fell from {last} to {log_ml}");
+        last = log_ml;
+    }
+    assert_num(&events.last().unwrap()["log_ml"], json["log_marginal_likelihood"].as_f64().unwrap(), "final L");
+}
+
+#[test]
+fn event_actions_serialise_under_their_names() {
+    for action in [Action::Add, Action::Reestimate, Action::Delete, Action::Noise, Action::Converged] {
+        assert_eq!(serde_json::to_value(action).unwrap(), action.name());
+    }
+}
+
+#[test]
+fn rvm_argument_errors_exit_2_with_the_usage() {
+    let sinc = sinc_fixture();
+    let base = ["rvm", "--design", sinc.design.as_str(), "--targets", sinc.targets.as_str()];
+    for (extra, message) in [
+        (&["--method", "em", "--events"][..], "--events applies only to --method fast"),
+        (&["--method", "classic", "--selection", "cyclic"], "--selection applies only to --method fast"),
+        (&["--method", "newton"], "--method must be fast, classic or em, but is 'newton'"),
+        (&["--selection", "best"], "--selection must be greedy, cyclic or random, but is 'best'"),
+        (&["--events=1"], "--events takes no value"),
+        (&["--alpha", "1"], "unknown option '--alpha'"),
+    ] {
+        let args: Vec<&str> = base.iter().copied().chain(extra.iter().copied()).collect();
+        let (code, stderr) = run_error(&args);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(stderr.contains(message) && stderr.contains("usage: rvm-lab evidence"), "{extra:?}: {stderr}");
+        assert!(stderr.contains("rvm-lab rvm --design"), "{extra:?}: the usage names the rvm command");
+    }
+    let (code, stderr) = run_error(&["rvm", "--design", &sinc.design]);
+    assert!(code == 2 && stderr.contains("--targets is required"), "{stderr}");
+}
+
 #[test]
 fn bad_inputs_exit_non_zero_naming_file_and_line() {
     let dir = Scratch::new("bad");
@@ -231,13 +420,24 @@ fn bad_inputs_exit_non_zero_naming_file_and_line() {
             "β must be > 0, but is -2".to_owned(),
         ),
     ];
+    // Both commands read the files the same way and give the same messages (the negative β
+    // is the evidence command's own).
     for (what, design, targets, extra, message) in cases {
-        let mut args = vec!["evidence", "--design", &design, "--targets", &targets];
-        args.extend(extra);
-        let (code, stderr) = run_error(&args);
-        assert_eq!(code, 1, "{what}: exit code");
-        assert!(stderr.contains(&message), "{what}: stderr {stderr:?} lacks {message:?}");
+        for command in ["evidence", "rvm"] {
+            if command == "rvm" && extra.contains(&"--alpha") {
+                continue;
+            }
+            let mut args = vec![command, "--design", &design, "--targets", &targets];
+            args.extend(extra.iter().copied());
+            let (code, stderr) = run_error(&args);
+            assert_eq!(code, 1, "{command}, {what}: exit code");
+            assert!(stderr.contains(&message), "{command}, {what}: stderr {stderr:?} lacks {message:?}");
+        }
     }
+    // A design the model refuses: an all-zero Φ has no basis function to start from.
+    let zeros = write(&dir, "zeros.csv", "a,b\n0,0\n0,0\n0,0\n");
+    let (code, stderr) = run_error(&["rvm", "--design", &g(&zeros), "--targets", &g(&good_targets)]);
+    assert_eq!(code, 1, "{stderr}");
     // Argument errors exit with 2 and print the usage.
     let (code, stderr) = run_error(&["evidence", "--design", &g(&good_design)]);
     assert_eq!(code, 2);
@@ -245,5 +445,9 @@ fn bad_inputs_exit_non_zero_naming_file_and_line() {
     let (code, _) = run_error(&[]);
     assert_eq!(code, 2);
     let help = run(&["--help"]);
-    assert!(help.status.success() && String::from_utf8_lossy(&help.stdout).contains("--method"));
+    let text = String::from_utf8_lossy(&help.stdout);
+    assert!(help.status.success() && text.contains("--method"));
+    for line in ["usage: rvm-lab evidence --design", "rvm-lab rvm --design", "--no-alignment-test", "--events"] {
+        assert!(text.contains(line), "--help lacks {line:?}: {text}");
+    }
 }

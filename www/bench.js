@@ -1,7 +1,9 @@
 // Benchmark page: times calls into the wasm core with performance.now(). Each case runs a
 // few warm-up calls, then repeats until it has taken about a second, and reports the median.
+// The RVM cases are the native `cargo bench --bench rvm` ones (benches/rvm.rs), so the two
+// can be compared; each also reports what the fit found (relevance vectors, L, steps).
 
-import init, { EvidenceBenchmark, Lab } from './pkg/rvm_lab.js';
+import init, { EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -38,12 +40,26 @@ async function main() {
   });
   results['evidence panel redraw only'] = time(() => lab.draw(canvas, 1));
   lab.free();
+  for (const n of [100, 500, 1000, 2000]) {
+    const bench = new RvmBenchmark(n);
+    const fit = bench.fit();
+    results[`fast RVM to convergence, sinc N=${n}, M=${n + 1}`] = {
+      ...time(() => bench.fit()),
+      relevant: fit.relevant.length,
+      log_marginal_likelihood: fit.log_marginal_likelihood,
+      steps: fit.iterations,
+      converged: fit.converged,
+    };
+    if (n === 2000) results[`kernel design N=${n}, M=${n + 1}`] = time(() => bench.design());
+    bench.free();
+  }
   const body = document.querySelector('#results tbody');
-  for (const [name, { median: ms, runs }] of Object.entries(results)) {
+  for (const [name, { median: ms, runs, relevant, log_marginal_likelihood: l, steps }] of Object.entries(results)) {
     const row = body.insertRow();
     row.insertCell().textContent = name;
     row.insertCell().textContent = ms.toFixed(3);
     row.insertCell().textContent = String(runs);
+    row.insertCell().textContent = relevant === undefined ? '' : `${relevant} RVs, L = ${l.toFixed(4)}, ${steps} steps`;
   }
   document.querySelector('#json').textContent = JSON.stringify(results, null, 2);
   document.body.dataset.done = '1';

@@ -32,6 +32,7 @@ use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensur
 
 mod bspline;
 mod centred;
+mod exponential;
 mod fourier;
 mod polynomial;
 mod wavelet;
@@ -479,7 +480,11 @@ pub const MAX_KERNEL_POINTS: usize = 4000;
 
 /// The RVM's design matrix on the kernel basis: Φₙₘ = exp(−(xₙ − xₘ)²/2s²) for the N
 /// training inputs (PRML 7.78 with the Gaussian kernel), after a column of ones if `bias`.
-/// The kernel block is symmetric, so each exponential is taken once.
+/// The kernel block is symmetric, so each exponential is taken once, by the table method of
+/// `exponential` (within 2 units in the last place of `f64::exp`, and 3–4 times faster in
+/// the browser, where the exponentials were 80% of the time). It is filled in
+/// [`KERNEL_TILE`]-square tiles below the diagonal, each mirrored into its transpose at once,
+/// so that the mirrored writes (a stride of N apart) stay in the cache.
 ///
 /// # Errors
 /// [`Error::NoData`] for no inputs, [`Error::OutOfRange`] for s ≤ 0 or N above
@@ -501,15 +506,30 @@ pub fn kernel_design(x: &[f64], width: f64, bias: bool) -> Result<DMatrix<f64>> 
     let offset = usize::from(bias);
     let mut phi = DMatrix::from_element(n, n + offset, 1.0);
     let scale = -0.5 / (width * width);
-    for m in 0..n {
-        for r in m + 1..n {
-            let value = (scale * (x[r] - x[m]).powi(2)).exp();
-            phi[(r, m + offset)] = value;
-            phi[(m, r + offset)] = value;
+    let table = exponential::ExpTable::new();
+    // Column-major: entry (r, c) is at c·N + r, so (r, m + offset) and its mirror
+    // (m, r + offset) are at (m + offset)·N + r and (r + offset)·N + m.
+    let data = phi.as_mut_slice();
+    for first_m in (0..n).step_by(KERNEL_TILE) {
+        let ms = first_m..(first_m + KERNEL_TILE).min(n);
+        for first_r in (first_m..n).step_by(KERNEL_TILE) {
+            let last_r = (first_r + KERNEL_TILE).min(n);
+            for m in ms.clone() {
+                let xm = x[m];
+                for r in first_r.max(m + 1)..last_r {
+                    let value = table.exp(scale * (x[r] - xm).powi(2));
+                    data[(m + offset) * n + r] = value;
+                    data[(r + offset) * n + m] = value;
+                }
+            }
         }
     }
     Ok(phi)
 }
+
+/// The side of the tiles in which [`kernel_design`] fills its symmetric block: two 32 × 32
+/// tiles of f64 (16 KB) fit any L1 cache.
+const KERNEL_TILE: usize = 32;
 
 #[cfg(test)]
 mod tests {
@@ -667,6 +687,28 @@ mod tests {
             let row = basis.features(xr);
             for m in 0..5 {
                 assert!((phi[(r, m)] - row[m]).abs() < 1e-15, "({r}, {m})");
+            }
+        }
+        // Several tiles, the last one partial, with and without the bias: every entry as
+        // the kernel basis computes it, and the kernel block symmetric with a unit diagonal.
+        let x: Vec<f64> = (0..2 * KERNEL_TILE + 5).map(|i| ((i * 37) % 71) as f64 / 7.0 - 5.0).collect();
+        for bias in [true, false] {
+            let phi = kernel_design(&x, 1.5, bias).unwrap();
+            let basis = Basis::kernel(&x, 1.5, bias).unwrap();
+            let offset = usize::from(bias);
+            assert_eq!(phi.shape(), (x.len(), x.len() + offset));
+            for (r, &xr) in x.iter().enumerate() {
+                let row = basis.features(xr);
+                for m in 0..phi.ncols() {
+                    assert!((phi[(r, m)] - row[m]).abs() < 1e-15, "({r}, {m}), bias {bias}");
+                }
+                assert_eq!(phi[(r, r + offset)], 1.0);
+                for (m, &xm) in x.iter().enumerate() {
+                    assert_eq!(phi[(r, m + offset)], phi[(m, r + offset)]);
+                    // The same argument through f64::exp: within 2 units in the last place.
+                    let want = (-0.5 / (1.5 * 1.5) * (xr - xm).powi(2)).exp();
+                    assert!((phi[(r, m + offset)] - want).abs() <= 2.0 * f64::EPSILON * want, "({r}, {m})");
+                }
             }
         }
         assert_eq!(kernel_design(&[], 1.0, true).unwrap_err(), Error::NoData);

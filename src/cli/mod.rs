@@ -3,19 +3,36 @@
 //! ```text
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
 //!                  [--alpha A --beta B] [--method fixed-point|em]
+//! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
+//!             [--method fast|classic|em] [--selection greedy|cyclic|random]
+//!             [--no-alignment-test] [--events]
 //! ```
 //!
-//! With α and β given, prints ln p(t|α,β), m_N and S_N ([`rvm_lab::bayes::Posterior`]);
-//! without, the (α, β) that maximise the evidence ([`rvm_lab::evidence::maximise`], from
-//! [`rvm_lab::evidence::initial_guess`]). Output is JSON on stdout; errors go to stderr
-//! with exit code 2 (bad arguments) or 1 (bad data, or no maximum).
+//! `evidence`: with α and β given, prints ln p(t|α,β), m_N and S_N
+//! ([`rvm_lab::bayes::Posterior`]); without, the (α, β) that maximise the evidence
+//! ([`rvm_lab::evidence::maximise`], from [`rvm_lab::evidence::initial_guess`]).
+//!
+//! `rvm`: the relevance vector machine, one αᵢ per column of Φ (PRML §7.2), by the fast
+//! sequential method ([`rvm_lab::rvm::FastRvm`], Tipping & Faul 2003) or by re-estimating
+//! every αᵢ at once ([`rvm_lab::rvm::ClassicRvm`]: MacKay's rule PRML 7.87–7.88, or EM
+//! PRML 9.67–9.68); prints [`rvm_lab::rvm::RvmFit`] and, for the fast method on request,
+//! its [`rvm_lab::rvm::Event`]s. The classic methods have no events (`--events` with them
+//! is an argument error): a sweep changes every αᵢ at once.
+//!
+//! Both read Φ and t with the same CSV rules ([`csv::Table`], [`read_problem`]). Output is
+//! JSON on stdout; errors go to stderr with exit code 2 (bad arguments) or 1 (bad data, or
+//! no maximum).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nalgebra::DMatrix;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
+use rvm_lab::rvm::{ClassicRvm, ClassicSettings, Event, FastRvm, FastSettings, Problem, Rule, RvmFit, Selection};
 use serde::Serialize;
 use thiserror::Error as ThisError;
 
@@ -27,14 +44,32 @@ use csv::{CsvError, Table};
 const USAGE: &str = "\
 usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
                         [--alpha A --beta B] [--method fixed-point|em]
+       rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
+                   [--method fast|classic|em] [--selection greedy|cyclic|random]
+                   [--no-alignment-test] [--events]
+       rvm-lab --help
 
   --design PHI.csv   design matrix Φ: a header line, then one row per point and one
                      column per basis function
   --targets T.csv    targets t: a header line, then one row per point
   --column NAME      the targets' column, by header name (default: the first column)
+
+evidence: one prior precision α for all weights (PRML 3.5). Prints the maximising alpha,
+beta, gamma, log_evidence, iterations and method; given --alpha and --beta, log_evidence,
+mean (m_N) and covariance (S_N).
   --alpha A          prior precision α > 0 } give both to evaluate ln p(t|α,β), m_N, S_N;
   --beta B           noise precision β > 0 } give neither to maximise the evidence
-  --method M         fixed-point (001 eq 45, the default) or em (PRML 9.63)";
+  --method M         fixed-point (001 eq 45, the default) or em (PRML 9.63)
+
+rvm: the relevance vector machine, one αᵢ per column of Φ (PRML 7.2). Prints method,
+relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_likelihood
+(ln p(t|α,β), −N/2 ln 2π included), iterations (steps or sweeps) and converged.
+  --method M         fast (Tipping & Faul 2003, the default), classic (MacKay's
+                     re-estimation, PRML 7.87–7.88) or em (PRML 9.67–9.68, ≤ 10000 sweeps)
+  --selection S      fast only: the basis function of each step: greedy (the largest gain
+                     in L, deletions first; the default), cyclic or random (seed 0)
+  --no-alignment-test  fast only: do not refuse candidates nearly parallel to an active one
+  --events           fast only: also print events, every step (step 0: the first add)";
 
 /// Everything that can go wrong, with its message.
 #[derive(Debug, ThisError)]
@@ -97,13 +132,49 @@ impl Method {
     }
 }
 
-/// The parsed command line of `rvm-lab evidence`.
+/// The data files, as both commands name them.
 #[derive(Debug, Clone, PartialEq)]
-struct EvidenceArgs {
+struct Input {
     design: PathBuf,
     targets: PathBuf,
     column: Option<String>,
+}
+
+/// The parsed command line of `rvm-lab evidence`.
+#[derive(Debug, Clone, PartialEq)]
+struct EvidenceArgs {
+    input: Input,
     mode: Mode,
+}
+
+/// The `--method` choices of `rvm-lab rvm`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum RvmMethod {
+    /// Tipping & Faul's sequential method, with its options.
+    Fast { selection: Selection, alignment_test: bool, events: bool },
+    /// All αᵢ re-estimated at once by `rule`.
+    Classic(Rule),
+}
+
+impl RvmMethod {
+    fn name(self) -> &'static str {
+        match self {
+            RvmMethod::Fast { .. } => "fast",
+            RvmMethod::Classic(Rule::MacKay) => "classic",
+            RvmMethod::Classic(Rule::Em) => "em",
+        }
+    }
+}
+
+/// Most EM sweeps of `rvm --method em` (EM creeps: the default budget of the classic
+/// method, 100 000 sweeps, would take minutes on a large problem that does not converge).
+const EM_MAX_SWEEPS: usize = 10_000;
+
+/// The parsed command line of `rvm-lab rvm`.
+#[derive(Debug, Clone, PartialEq)]
+struct RvmArgs {
+    input: Input,
+    method: RvmMethod,
 }
 
 /// What the command line asks for.
@@ -111,6 +182,7 @@ struct EvidenceArgs {
 enum Command {
     Help,
     Evidence(EvidenceArgs),
+    Rvm(RvmArgs),
 }
 
 /// Runs the command line `args` (without the program name): JSON on stdout, or the error on
@@ -133,6 +205,7 @@ fn execute(command: Command) -> Result<(), CliError> {
             return Ok(());
         }
         Command::Evidence(args) => evidence(&args)?,
+        Command::Rvm(args) => rvm(&args)?,
     };
     println!("{json}");
     Ok(())
@@ -140,16 +213,22 @@ fn execute(command: Command) -> Result<(), CliError> {
 
 /// `rvm-lab evidence`: the JSON text of the result.
 fn evidence(args: &EvidenceArgs) -> Result<String, CliError> {
-    let (phi, t) = read_problem(args)?;
-    let json = match args.mode {
+    let (phi, t) = read_problem(&args.input)?;
+    match args.mode {
         Mode::Given { alpha, beta } => to_json(&Evaluated::new(&phi, &t, alpha, beta)?),
         Mode::Maximise(method) => to_json(&Maximised::new(&phi, &t, method)?),
-    };
-    json.map_err(|e| CliError::Output(e.to_string()))
+    }
 }
 
-fn to_json<T: Serialize>(value: &T) -> serde_json::Result<String> {
-    serde_json::to_string_pretty(value)
+/// `rvm-lab rvm`: the JSON text of the fit.
+fn rvm(args: &RvmArgs) -> Result<String, CliError> {
+    let (phi, t) = read_problem(&args.input)?;
+    let problem = Arc::new(Problem::new(phi, DVector::from_vec(t))?);
+    to_json(&Relevance::new(problem, args.method)?)
+}
+
+fn to_json<T: Serialize>(value: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(value).map_err(|e| CliError::Output(e.to_string()))
 }
 
 /// The output with α and β given.
@@ -204,11 +283,46 @@ impl Maximised {
     }
 }
 
-/// Φ from the design file and t from the chosen column of the targets file.
-fn read_problem(args: &EvidenceArgs) -> Result<(DMatrix<f64>, Vec<f64>), CliError> {
-    let design = Table::read(&args.design)?;
-    let targets = Table::read(&args.targets)?;
-    let column = match &args.column {
+/// The output of `rvm-lab rvm`: the fit, and the fast method's events if asked for.
+#[derive(Debug, Serialize)]
+struct Relevance {
+    method: &'static str,
+    /// The fast method's selection rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<&'static str>,
+    #[serde(flatten)]
+    fit: RvmFit,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    events: Option<Vec<Event>>,
+}
+
+impl Relevance {
+    fn new(problem: Arc<Problem>, method: RvmMethod) -> Result<Self, CliError> {
+        let (fit, selection, events) = match method {
+            RvmMethod::Fast { selection, alignment_test, events } => {
+                let settings = FastSettings { selection, alignment_test, ..FastSettings::default() };
+                let mut fast = FastRvm::new(problem, settings)?;
+                let fit = fast.run()?;
+                (fit, Some(selection.name()), events.then(|| fast.events().to_vec()))
+            }
+            RvmMethod::Classic(rule) => {
+                let mut settings = ClassicSettings::with_rule(rule);
+                if rule == Rule::Em {
+                    settings.max_sweeps = EM_MAX_SWEEPS;
+                }
+                (ClassicRvm::new(problem, settings)?.run()?, None, None)
+            }
+        };
+        Ok(Self { method: method.name(), selection, fit, events })
+    }
+}
+
+/// Φ from the design file and t from the chosen column of the targets file: the reading
+/// both commands share.
+fn read_problem(input: &Input) -> Result<(DMatrix<f64>, Vec<f64>), CliError> {
+    let design = Table::read(&input.design)?;
+    let targets = Table::read(&input.targets)?;
+    let column = match &input.column {
         Some(name) => targets.column_index(name)?,
         None => 0,
     };
@@ -230,79 +344,151 @@ fn parse_command(args: Vec<String>) -> Result<Command, CliError> {
         None => Err(CliError::Usage("no command given".to_owned())),
         Some((first, _)) if first == "--help" || first == "-h" || first == "help" => Ok(Command::Help),
         Some((first, rest)) if first == "evidence" => parse_evidence(rest).map(Command::Evidence),
-        Some((first, _)) => Err(CliError::Usage(format!("unknown command '{first}' (the command is: evidence)"))),
+        Some((first, rest)) if first == "rvm" => parse_rvm(rest).map(Command::Rvm),
+        Some((first, _)) => {
+            Err(CliError::Usage(format!("unknown command '{first}' (the commands are: evidence, rvm)")))
+        }
     }
 }
 
-/// The options of `rvm-lab evidence`, as `--name value` or `--name=value`, each at most once.
+/// An option's name (without `--`) and whether it takes a value.
+type Spec = (&'static str, Takes);
+
+/// Whether an option takes a value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Takes {
+    /// `--name value` or `--name=value`.
+    Value,
+    /// `--name` alone: a switch.
+    Nothing,
+}
+
+/// The options both commands take.
+const INPUT_OPTIONS: [Spec; 3] = [("design", Takes::Value), ("targets", Takes::Value), ("column", Takes::Value)];
+
+/// The options of `rvm-lab evidence`.
+const EVIDENCE_OPTIONS: [Spec; 3] = [("alpha", Takes::Value), ("beta", Takes::Value), ("method", Takes::Value)];
+
+/// The options of `rvm-lab rvm`.
+const RVM_OPTIONS: [Spec; 4] = [
+    ("method", Takes::Value),
+    ("selection", Takes::Value),
+    ("no-alignment-test", Takes::Nothing),
+    ("events", Takes::Nothing),
+];
+
+/// The options given, each at most once: name → value (`None` for a switch).
 #[derive(Debug, Default)]
 struct Options {
-    design: Option<String>,
-    targets: Option<String>,
-    column: Option<String>,
-    alpha: Option<String>,
-    beta: Option<String>,
-    method: Option<String>,
+    given: BTreeMap<&'static str, Option<String>>,
 }
 
 impl Options {
-    /// The slot of option `--name`.
-    fn slot(&mut self, name: &str) -> Option<&mut Option<String>> {
-        Some(match name {
-            "design" => &mut self.design,
-            "targets" => &mut self.targets,
-            "column" => &mut self.column,
-            "alpha" => &mut self.alpha,
-            "beta" => &mut self.beta,
-            "method" => &mut self.method,
-            _ => return None,
+    /// Sorts `--name value`, `--name=value` and `--name` (switches) into [`Options`],
+    /// accepting the options of [`INPUT_OPTIONS`] and `own`.
+    fn collect(args: &[String], own: &[Spec]) -> Result<Self, CliError> {
+        let mut given = BTreeMap::new();
+        let mut rest = args.iter();
+        while let Some(arg) = rest.next() {
+            let Some(flag) = arg.strip_prefix("--") else {
+                return Err(CliError::Usage(format!("unexpected argument '{arg}'")));
+            };
+            let (name, inline) = match flag.split_once('=') {
+                Some((name, value)) => (name, Some(value.to_owned())),
+                None => (flag, None),
+            };
+            let &(name, takes) = INPUT_OPTIONS
+                .iter()
+                .chain(own)
+                .find(|(known, _)| *known == name)
+                .ok_or_else(|| CliError::Usage(format!("unknown option '--{name}'")))?;
+            if given.contains_key(name) {
+                return Err(CliError::Usage(format!("--{name} is given twice")));
+            }
+            let value = match (takes, inline) {
+                (Takes::Nothing, None) => None,
+                (Takes::Nothing, Some(_)) => return Err(CliError::Usage(format!("--{name} takes no value"))),
+                (Takes::Value, Some(value)) => Some(value),
+                (Takes::Value, None) => {
+                    Some(rest.next().cloned().ok_or_else(|| CliError::Usage(format!("--{name} needs a value")))?)
+                }
+            };
+            given.insert(name, value);
+        }
+        Ok(Self { given })
+    }
+
+    /// The value of `--name`, if given.
+    fn value(&self, name: &str) -> Option<&str> {
+        self.given.get(name).and_then(|v| v.as_deref())
+    }
+
+    /// Whether `--name` is given.
+    fn has(&self, name: &str) -> bool {
+        self.given.contains_key(name)
+    }
+
+    /// The data files.
+    fn input(&self) -> Result<Input, CliError> {
+        let required = |flag: &str| {
+            self.value(flag).map(PathBuf::from).ok_or_else(|| CliError::Usage(format!("--{flag} is required")))
+        };
+        Ok(Input {
+            design: required("design")?,
+            targets: required("targets")?,
+            column: self.value("column").map(str::to_owned),
         })
     }
 }
 
 /// Parses the arguments after `evidence`.
 fn parse_evidence(args: &[String]) -> Result<EvidenceArgs, CliError> {
-    let options = collect_options(args)?;
-    let required =
-        |value: Option<String>, flag: &str| value.ok_or_else(|| CliError::Usage(format!("{flag} is required")));
-    let mode = match (options.alpha, options.beta) {
-        (Some(alpha), Some(beta)) if options.method.is_none() => {
-            Mode::Given { alpha: parse_number("--alpha", &alpha)?, beta: parse_number("--beta", &beta)? }
+    let options = Options::collect(args, &EVIDENCE_OPTIONS)?;
+    let mode = match (options.value("alpha"), options.value("beta")) {
+        (Some(alpha), Some(beta)) if !options.has("method") => {
+            Mode::Given { alpha: parse_number("--alpha", alpha)?, beta: parse_number("--beta", beta)? }
         }
         (Some(_), Some(_)) => {
             return Err(CliError::Usage("--method applies only when α and β are to be found".to_owned()));
         }
-        (None, None) => Mode::Maximise(parse_method(options.method.as_deref())?),
+        (None, None) => Mode::Maximise(parse_method(options.value("method"))?),
         _ => return Err(CliError::Usage("give both --alpha and --beta, or neither".to_owned())),
     };
-    Ok(EvidenceArgs {
-        design: required(options.design, "--design")?.into(),
-        targets: required(options.targets, "--targets")?.into(),
-        column: options.column,
-        mode,
-    })
+    Ok(EvidenceArgs { input: options.input()?, mode })
 }
 
-/// Sorts `--name value` / `--name=value` pairs into [`Options`].
-fn collect_options(args: &[String]) -> Result<Options, CliError> {
-    let mut options = Options::default();
-    let mut rest = args.iter();
-    while let Some(arg) = rest.next() {
-        let Some(flag) = arg.strip_prefix("--") else {
-            return Err(CliError::Usage(format!("unexpected argument '{arg}'")));
-        };
-        let (name, inline) = match flag.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_owned())),
-            None => (flag, None),
-        };
-        let slot = options.slot(name).ok_or_else(|| CliError::Usage(format!("unknown option '--{name}'")))?;
-        if slot.is_some() {
-            return Err(CliError::Usage(format!("--{name} is given twice")));
+/// Parses the arguments after `rvm`.
+fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
+    let options = Options::collect(args, &RVM_OPTIONS)?;
+    let method = match options.value("method") {
+        None | Some("fast") => {
+            let selection = match options.value("selection") {
+                None => Selection::Greedy,
+                Some(name) => Selection::from_name(name).map_err(|_| {
+                    CliError::Usage(format!("--selection must be greedy, cyclic or random, but is '{name}'"))
+                })?,
+            };
+            RvmMethod::Fast {
+                selection,
+                alignment_test: !options.has("no-alignment-test"),
+                events: options.has("events"),
+            }
         }
-        let value = inline.or_else(|| rest.next().cloned());
-        *slot = Some(value.ok_or_else(|| CliError::Usage(format!("--{name} needs a value")))?);
-    }
-    Ok(options)
+        Some(other) => {
+            let rule = match other {
+                "classic" => Rule::MacKay,
+                "em" => Rule::Em,
+                _ => {
+                    return Err(CliError::Usage(format!("--method must be fast, classic or em, but is '{other}'")));
+                }
+            };
+            if let Some(fast_only) = ["selection", "no-alignment-test", "events"].iter().find(|o| options.has(o)) {
+                return Err(CliError::Usage(format!("--{fast_only} applies only to --method fast")));
+            }
+            RvmMethod::Classic(rule)
+        }
+    };
+    Ok(RvmArgs { input: options.input()?, method })
 }
 
 /// A number given on the command line; its range is checked by the core.
@@ -310,7 +496,7 @@ fn parse_number(flag: &str, text: &str) -> Result<f64, CliError> {
     text.trim().parse().map_err(|_| CliError::Usage(format!("{flag}: '{text}' is not a number")))
 }
 
-/// The `--method` value; fixed-point when absent.
+/// The `--method` value of `evidence`; fixed-point when absent.
 fn parse_method(text: Option<&str>) -> Result<Method, CliError> {
     match text {
         None | Some("fixed-point") => Ok(Method::FixedPoint),
@@ -337,23 +523,45 @@ mod tests {
     #[test]
     fn parses_both_modes() {
         let given = parse(&["evidence", "--design", "p.csv", "--targets=t.csv", "--alpha", "2", "--beta", "0.5"]);
-        let want = EvidenceArgs {
-            design: "p.csv".into(),
-            targets: "t.csv".into(),
-            column: None,
-            mode: Mode::Given { alpha: 2.0, beta: 0.5 },
-        };
+        let input = Input { design: "p.csv".into(), targets: "t.csv".into(), column: None };
+        let want = EvidenceArgs { input, mode: Mode::Given { alpha: 2.0, beta: 0.5 } };
         assert_eq!(given.unwrap(), Command::Evidence(want));
         let em = parse(&["evidence", "--design", "p", "--targets", "t", "--column", "y", "--method", "em"]).unwrap();
         let Command::Evidence(em) = em else { panic!("not evidence") };
-        assert_eq!((em.column.as_deref(), em.mode), (Some("y"), Mode::Maximise(Method::Em)));
+        assert_eq!((em.input.column.as_deref(), em.mode), (Some("y"), Mode::Maximise(Method::Em)));
         assert_eq!(parse(&["--help"]).unwrap(), Command::Help);
+    }
+
+    fn rvm_method(args: &[&str]) -> RvmMethod {
+        let mut all = vec!["rvm", "--design", "p", "--targets", "t"];
+        all.extend(args);
+        match parse(&all) {
+            Ok(Command::Rvm(args)) => args.method,
+            other => panic!("{all:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_the_rvm_methods_and_switches() {
+        let fast = |selection, alignment_test, events| RvmMethod::Fast { selection, alignment_test, events };
+        assert_eq!(rvm_method(&[]), fast(Selection::Greedy, true, false));
+        assert_eq!(
+            rvm_method(&["--events", "--method=fast", "--selection", "cyclic", "--no-alignment-test"]),
+            fast(Selection::Cyclic, false, true)
+        );
+        assert_eq!(rvm_method(&["--selection=random"]), fast(Selection::Random, true, false));
+        assert_eq!(rvm_method(&["--method", "classic"]), RvmMethod::Classic(Rule::MacKay));
+        assert_eq!(rvm_method(&["--method", "em"]), RvmMethod::Classic(Rule::Em));
+        let Ok(Command::Rvm(args)) = parse(&["rvm", "--targets", "t", "--column", "y", "--design", "p"]) else {
+            panic!("rvm not parsed");
+        };
+        assert_eq!(args.input, Input { design: "p".into(), targets: "t".into(), column: Some("y".into()) });
     }
 
     #[test]
     fn argument_errors_say_what_is_wrong() {
         assert_eq!(usage_error(&[]), "no command given");
-        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the command is: evidence)");
+        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the commands are: evidence, rvm)");
         assert_eq!(usage_error(&["evidence", "--targets", "t"]), "--design is required");
         assert_eq!(
             usage_error(&["evidence", "--design", "p", "--targets", "t", "--alpha", "1"]),
@@ -371,5 +579,24 @@ mod tests {
             usage_error(&["evidence", "--design", "p", "--targets", "t", "--method", "newton"]),
             "--method must be fixed-point or em, but is 'newton'"
         );
+        // The rvm command's own options, and the evidence command's refused there.
+        let rvm = |extra: &[&'static str]| {
+            let mut args = vec!["rvm", "--design", "p", "--targets", "t"];
+            args.extend(extra);
+            usage_error(&args)
+        };
+        assert_eq!(rvm(&["--method", "fixed-point"]), "--method must be fast, classic or em, but is 'fixed-point'");
+        assert_eq!(rvm(&["--selection", "best"]), "--selection must be greedy, cyclic or random, but is 'best'");
+        assert_eq!(rvm(&["--method", "em", "--events"]), "--events applies only to --method fast");
+        assert_eq!(rvm(&["--method", "classic", "--selection", "cyclic"]), "--selection applies only to --method fast");
+        assert_eq!(
+            rvm(&["--method", "em", "--no-alignment-test"]),
+            "--no-alignment-test applies only to --method fast"
+        );
+        assert_eq!(rvm(&["--events=yes"]), "--events takes no value");
+        assert_eq!(rvm(&["--events", "--events"]), "--events is given twice");
+        assert_eq!(rvm(&["--alpha", "1"]), "unknown option '--alpha'");
+        assert_eq!(usage_error(&["rvm", "--design", "p"]), "--targets is required");
+        assert_eq!(usage_error(&["evidence", "--events"]), "unknown option '--events'");
     }
 }

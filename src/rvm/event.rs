@@ -11,6 +11,7 @@ pub enum Action {
     /// αᵢ = sᵢ²/θᵢ (PRML 7.101).
     Add,
     /// An active basis function with θᵢ > 0 had αᵢ set to sᵢ²/θᵢ.
+    #[serde(rename = "re-estimate")]
     Reestimate,
     /// An active basis function with θᵢ ≤ 0 left the model (αᵢ = ∞).
     Delete,

@@ -121,6 +121,17 @@ struct Candidate {
     delta_l: f64,
 }
 
+/// The part of [`FastRvm`] that a change of β recomputes ([`FastRvm::full_statistics`]).
+#[derive(Debug, Clone)]
+struct NoiseState {
+    beta: f64,
+    sigma: DMatrix<f64>,
+    mu: DVector<f64>,
+    big_s: DVector<f64>,
+    big_q: DVector<f64>,
+    log_ml: f64,
+}
+
 /// The fast RVM, one step at a time.
 #[derive(Debug, Clone)]
 pub struct FastRvm {
@@ -355,14 +366,20 @@ impl FastRvm {
         let m = self.problem.m();
         match self.settings.selection {
             Selection::Greedy => {
-                let all: Vec<Candidate> = (0..m).filter_map(|i| self.candidate(i)).collect();
-                let most = |action: Option<Action>| {
-                    all.iter()
-                        .filter(|c| action.is_none_or(|a| c.action == a))
-                        .max_by(|a, b| a.delta_l.total_cmp(&b.delta_l))
-                        .copied()
-                };
-                most(Some(Action::Delete)).or_else(|| most(None))
+                // One pass, no list: the largest ΔL among deletions and among all (the last
+                // of equals, as `Iterator::max_by` would pick).
+                let (mut delete, mut any): (Option<Candidate>, Option<Candidate>) = (None, None);
+                for candidate in (0..m).filter_map(|i| self.candidate(i)) {
+                    let beats =
+                        |best: &Option<Candidate>| best.is_none_or(|b| candidate.delta_l.total_cmp(&b.delta_l).is_ge());
+                    if candidate.action == Action::Delete && beats(&delete) {
+                        delete = Some(candidate);
+                    }
+                    if beats(&any) {
+                        any = Some(candidate);
+                    }
+                }
+                delete.or(any)
             }
             Selection::Cyclic => {
                 let found = (0..m).map(|k| (self.cursor + k) % m).find_map(|i| self.candidate(i))?;
@@ -484,13 +501,18 @@ impl FastRvm {
     /// not added. Returns the change of L.
     fn add(&mut self, i: usize, alpha: f64) -> Result<f64> {
         let before = self.log_ml;
-        let mut grown = self.clone();
-        grown.slot[i] = Some(grown.active.len());
-        grown.active.push(i);
-        grown.alpha.push(alpha);
-        grown.gram.push(self.problem.gram_column(i));
-        grown.full_statistics()?;
-        *self = grown;
+        self.slot[i] = Some(self.active.len());
+        self.active.push(i);
+        self.alpha.push(alpha);
+        self.gram.push(self.problem.gram_column(i));
+        if let Err(e) = self.full_statistics() {
+            // `full_statistics` changed nothing: only the column itself is taken back.
+            self.slot[i] = None;
+            self.active.pop();
+            self.alpha.pop();
+            self.gram.pop();
+            return Err(e);
+        }
         Ok(self.log_ml - before)
     }
 
@@ -586,14 +608,14 @@ impl FastRvm {
     /// tried first; if it lowered L, the EM update (which cannot) is taken instead, so L
     /// never falls from one step to the next.
     fn noise_step(&mut self, step: usize, refused: Vec<usize>) -> Result<Event> {
-        let before = self.clone();
+        let before = self.noise_state();
         for proposal in [self.reestimated_beta(), self.em_beta()].into_iter().flatten() {
             self.beta = proposal;
             match self.full_statistics() {
                 Ok(()) if self.log_ml >= before.log_ml - 1e-12 * before.log_ml.abs() => break,
-                Ok(()) => *self = before.clone(),
+                Ok(()) => self.restore(before.clone()),
                 Err(e) => {
-                    *self = before;
+                    self.restore(before);
                     return Err(e);
                 }
             }
@@ -613,6 +635,30 @@ impl FastRvm {
             beta: self.beta,
             refused,
         })
+    }
+
+    /// What a change of β recomputes, to put back if the change is refused.
+    fn noise_state(&self) -> NoiseState {
+        NoiseState {
+            beta: self.beta,
+            sigma: self.sigma.clone(),
+            mu: self.mu.clone(),
+            big_s: self.big_s.clone(),
+            big_q: self.big_q.clone(),
+            log_ml: self.log_ml,
+        }
+    }
+
+    /// Puts back the state saved by [`FastRvm::noise_state`].
+    fn restore(&mut self, state: NoiseState) {
+        NoiseState {
+            beta: self.beta,
+            sigma: self.sigma,
+            mu: self.mu,
+            big_s: self.big_s,
+            big_q: self.big_q,
+            log_ml: self.log_ml,
+        } = state;
     }
 
     /// Nothing is worth a step on any basis function: re-estimate β if it would still move

@@ -13,15 +13,25 @@ after(async () => {
   await env?.close();
 });
 
-test('bench.html times the evidence surface and the panel', async () => {
+test('bench.html times the evidence surface, the panel and the fast RVM', async () => {
   const page = await (await env.browser.newContext()).newPage();
   await page.goto(`${env.url}bench.html`);
   await page.waitForSelector('body[data-done]', { timeout: 120_000 });
   assert.equal(await page.getAttribute('body', 'data-done'), '1', await page.textContent('#json'));
   const results = JSON.parse(await page.textContent('#json'));
-  assert.deepEqual(Object.keys(results).length, 4);
+  assert.deepEqual(Object.keys(results).length, 9);
   for (const [name, { median, runs }] of Object.entries(results)) {
     assert.ok(Number.isFinite(median) && median >= 0 && runs >= 5, `${name}: ${median} ms over ${runs} runs`);
   }
+  // The RVM cases of benches/rvm.rs: each a positive time, and the fit it timed.
+  for (const n of [100, 500, 1000, 2000]) {
+    const entry = results[`fast RVM to convergence, sinc N=${n}, M=${n + 1}`];
+    assert.ok(entry, `no fast RVM entry for N=${n}: ${Object.keys(results)}`);
+    assert.ok(Number.isFinite(entry.median) && entry.median > 0, `N=${n}: ${entry.median} ms`);
+    assert.ok(entry.relevant >= 1 && entry.relevant <= n + 1, `N=${n}: ${entry.relevant} relevance vectors`);
+    assert.ok(Number.isFinite(entry.log_marginal_likelihood) && entry.steps > 0 && entry.converged, `N=${n}`);
+  }
+  const design = results['kernel design N=2000, M=2001'];
+  assert.ok(design && Number.isFinite(design.median) && design.median > 0, `design: ${design?.median} ms`);
   await page.context().close();
 });
