@@ -1,4 +1,3 @@
-#![cfg(not(target_arch = "wasm32"))]
 //! The relevance vector machine: the fast method's incremental statistics against a
 //! from-scratch recompute through the N × N covariance C, monotone L, the stationarity
 //! conditions at convergence, and the classic, EM and fast methods against each other and

@@ -620,21 +620,27 @@ impl FastRvm {
                 }
             }
         }
-        Ok(Event {
+        Ok(self.model_event(step, Action::Noise, before.log_ml, refused))
+    }
+
+    /// The event of a step that acted on no basis function (noise, convergence), L having
+    /// been `log_ml_before`.
+    fn model_event(&self, step: usize, action: Action, log_ml_before: f64, refused: Vec<usize>) -> Event {
+        Event {
             step,
-            action: Action::Noise,
+            action,
             basis: None,
             s: None,
             q: None,
             theta: None,
             alpha_old: None,
             alpha_new: None,
-            delta_l: self.log_ml - before.log_ml,
+            delta_l: self.log_ml - log_ml_before,
             log_ml: self.log_ml,
             active: self.active.len(),
             beta: self.beta,
             refused,
-        })
+        }
     }
 
     /// What a change of β recomputes, to put back if the change is refused.
@@ -675,21 +681,7 @@ impl FastRvm {
             }
         }
         self.converged = true;
-        Ok(Event {
-            step,
-            action: Action::Converged,
-            basis: None,
-            s: None,
-            q: None,
-            theta: None,
-            alpha_old: None,
-            alpha_new: None,
-            delta_l: self.log_ml - log_ml,
-            log_ml: self.log_ml,
-            active: self.active.len(),
-            beta: self.beta,
-            refused,
-        })
+        Ok(self.model_event(step, Action::Converged, log_ml, refused))
     }
 }
 
