@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::{ActivePosterior, Problem, RvmFit, residual_sq};
+use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Result, ensure_finite, ensure_positive};
 
 /// A weight is pruned once γᵢ = 1 − αᵢΣᵢᵢ = sᵢ/(αᵢ + sᵢ) falls below this, i.e. αᵢ > 999sᵢ.
@@ -150,19 +150,17 @@ impl ClassicRvm {
         }
         let p = &self.posterior;
         let gamma = p.gamma(&self.alpha);
-        let residual = residual_sq(&self.problem, &self.active, &p.mu);
-        let n = self.problem.n() as f64;
-        let sum_gamma: f64 = gamma.iter().sum();
         let new_alpha = |j: usize| match self.settings.rule {
             Rule::MacKay => gamma[j] / (p.mu[j] * p.mu[j]),
             Rule::Em => 1.0 / (p.mu[j] * p.mu[j] + p.sigma[(j, j)]),
         };
         let beta = if self.settings.estimate_noise {
+            let fit = NoiseFit::new(&self.problem, &self.active, &self.alpha, &p.sigma, &p.mu);
             let proposal = match self.settings.rule {
-                Rule::MacKay => (n - sum_gamma) / residual,
-                Rule::Em => n / (residual + sum_gamma / self.beta),
+                Rule::MacKay => fit.mackay(),
+                Rule::Em => fit.em(self.beta),
             };
-            if proposal.is_finite() && proposal > 0.0 { proposal } else { self.beta }
+            proposal.unwrap_or(self.beta)
         } else {
             self.beta
         };

@@ -24,7 +24,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
 
 use super::event::{Action, Event};
-use super::{ActivePosterior, Problem, RvmFit, residual_sq};
+use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
 
 /// A candidate is refused when |cos| of its angle to an active basis function exceeds this
@@ -581,22 +581,9 @@ impl FastRvm {
         Ok(())
     }
 
-    /// The re-estimated β: the fixed point (N − Σγᵢ)/‖t − Φμ‖² (PRML 7.88), capped.
-    fn reestimated_beta(&self) -> Option<f64> {
-        let residual = residual_sq(&self.problem, &self.active, &self.mu);
-        let gamma: f64 = (0..self.active.len()).map(|j| 1.0 - self.alpha[j] * self.sigma[(j, j)]).sum();
-        let dof = self.problem.n() as f64 - gamma;
-        let beta = (dof / residual).min(self.max_beta());
-        (beta.is_finite() && beta > 0.0).then_some(beta)
-    }
-
-    /// The EM re-estimate of β, 1/β = (‖t − Φμ‖² + β⁻¹Σγᵢ)/N (PRML 9.68), which never
-    /// lowers L.
-    fn em_beta(&self) -> Option<f64> {
-        let residual = residual_sq(&self.problem, &self.active, &self.mu);
-        let gamma: f64 = (0..self.active.len()).map(|j| 1.0 - self.alpha[j] * self.sigma[(j, j)]).sum();
-        let beta = (self.problem.n() as f64 / (residual + gamma / self.beta)).min(self.max_beta());
-        (beta.is_finite() && beta > 0.0).then_some(beta)
+    /// The residual and Σγᵢ of the current posterior, for re-estimating β.
+    fn noise_fit(&self) -> NoiseFit {
+        NoiseFit::new(&self.problem, &self.active, &self.alpha, &self.sigma, &self.mu)
     }
 
     /// The cap on β: [`MAX_BETA_TIMES_VARIANCE`]/var(t).
@@ -609,8 +596,9 @@ impl FastRvm {
     /// never falls from one step to the next.
     fn noise_step(&mut self, step: usize, refused: Vec<usize>) -> Result<Event> {
         let before = self.noise_state();
-        for proposal in [self.reestimated_beta(), self.em_beta()].into_iter().flatten() {
-            self.beta = proposal;
+        let fit = self.noise_fit();
+        for proposal in [fit.mackay(), fit.em(self.beta)].into_iter().flatten() {
+            self.beta = proposal.min(self.max_beta());
             match self.full_statistics() {
                 Ok(()) if self.log_ml >= before.log_ml - 1e-12 * before.log_ml.abs() => break,
                 Ok(()) => self.restore(before.clone()),
@@ -672,7 +660,8 @@ impl FastRvm {
     fn finish(&mut self, step: usize, refused: Vec<usize>) -> Result<Event> {
         let (beta, log_ml) = (self.beta, self.log_ml);
         let moves = |new: f64| (new.ln() - beta.ln()).abs() >= MIN_DELTA_LN_BETA;
-        if self.settings.estimate_noise && self.reestimated_beta().is_some_and(moves) {
+        let proposal = self.noise_fit().mackay().map(|beta| beta.min(self.max_beta()));
+        if self.settings.estimate_noise && proposal.is_some_and(moves) {
             let event = self.noise_step(step, refused.clone())?;
             // The safeguard may have taken the smaller EM move instead; only a real move
             // keeps the run going.

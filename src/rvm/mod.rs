@@ -176,6 +176,40 @@ pub fn predict(mu: &DVector<f64>, sigma: &DMatrix<f64>, beta: f64, phi: &DVector
     (mu.dot(phi), 1.0 / beta + (sigma * phi).dot(phi))
 }
 
+/// What the re-estimates of the noise precision β need from the posterior: N, the
+/// squared residual ‖t − Φ_𝒜μ‖² and Σγᵢ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct NoiseFit {
+    n: f64,
+    residual_sq: f64,
+    sum_gamma: f64,
+}
+
+impl NoiseFit {
+    /// The residual of `mu` on the columns `active`, and Σγᵢ = Σ(1 − αᵢΣᵢᵢ) (PRML 7.89).
+    fn new(problem: &Problem, active: &[usize], alpha: &[f64], sigma: &DMatrix<f64>, mu: &DVector<f64>) -> Self {
+        let sum_gamma = alpha.iter().enumerate().map(|(j, a)| 1.0 - a * sigma[(j, j)]).sum();
+        Self { n: problem.n() as f64, residual_sq: residual_sq(problem, active, mu), sum_gamma }
+    }
+
+    /// MacKay's fixed point β = (N − Σγᵢ)/‖t − Φμ‖² (PRML 7.88); `None` unless finite and
+    /// positive.
+    fn mackay(&self) -> Option<f64> {
+        positive((self.n - self.sum_gamma) / self.residual_sq)
+    }
+
+    /// The EM update 1/β = (‖t − Φμ‖² + β⁻¹Σγᵢ)/N (PRML 9.68), which never lowers L;
+    /// `None` unless finite and positive.
+    fn em(&self, beta: f64) -> Option<f64> {
+        positive(self.n / (self.residual_sq + self.sum_gamma / beta))
+    }
+}
+
+/// `Some(value)` if it is finite and positive.
+fn positive(value: f64) -> Option<f64> {
+    (value.is_finite() && value > 0.0).then_some(value)
+}
+
 /// ‖t − Φ_𝒜μ‖², the squared residual of the posterior mean.
 fn residual_sq(problem: &Problem, active: &[usize], mu: &DVector<f64>) -> f64 {
     let mut residual = problem.t.clone();
