@@ -303,7 +303,8 @@ pub fn dashed<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Hollow circles at `points` (those outside the chart are skipped).
+/// Hollow circles at `points`, or small filled squares for more than [`DENSE_POINTS`] (those
+/// outside the chart are skipped).
 ///
 /// # Errors
 /// [`Error::Drawing`] if the backend fails.
@@ -316,10 +317,23 @@ pub fn dots<DB: DrawingBackend>(
     let (x, y) = (chart.x_range(), chart.y_range());
     let within = |r: &std::ops::Range<f64>, v: f64| r.start <= v && v <= r.end;
     let inside = points.iter().filter(|(a, b)| within(&x, *a) && within(&y, *b));
-    let style = colour.stroke_width(px(1.5, scale));
-    chart.draw_series(inside.map(|&p| Circle::new(p, px(4.0, scale), style))).map_err(drawing_error)?;
+    if points.len() > DENSE_POINTS {
+        // Filled squares: a canvas rasterises a rectangle far faster than a stroked arc
+        // (2000 rings took about 14 ms a frame in Chromium).
+        let half = px(1.5, scale) as i32;
+        let squares = inside.map(|&p| {
+            EmptyElement::at(p) + plotters::element::Rectangle::new([(-half, -half), (half, half)], colour.filled())
+        });
+        chart.draw_series(squares).map_err(drawing_error)?;
+    } else {
+        let style = colour.stroke_width(px(1.5, scale));
+        chart.draw_series(inside.map(|&p| Circle::new(p, px(4.0, scale), style))).map_err(drawing_error)?;
+    }
     Ok(())
 }
+
+/// Above this many points, [`dots`] draws small filled squares instead of rings.
+pub const DENSE_POINTS: usize = 400;
 
 /// A straight arrow from `from` to `to` (data coordinates) in `colour`, its shaft `width`
 /// CSS pixels wide, with a filled head at `to` whose size is fixed in pixels.
