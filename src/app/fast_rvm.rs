@@ -309,8 +309,9 @@ impl FastRvmView {
         let all: Vec<(f64, f64)> = self.events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
         let shown = all[..=self.shown()].to_vec();
         let x_range = (0.0, (self.total() as f64).max(1.0));
-        // From step 2 on: the first steps climb hundreds of nats, the rest a few.
-        let from = all.len().min(3) - 1;
+        // From step 2 (or a tenth of the run) on: the first steps climb hundreds of nats,
+        // the rest a few; the early part leaves through the bottom.
+        let from = (all.len() / 10).max(2).min(all.len() - 1);
         let last = all[all.len() - 1].1;
         LineChart {
             x_range,
