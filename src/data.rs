@@ -186,6 +186,63 @@ impl StraightLine {
     }
 }
 
+/// Labelled points in the plane: inputs xₙ ∈ ℝ² and binary targets tₙ ∈ {0, 1}.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct LabelledPoints {
+    /// Inputs x₁ … x_N.
+    pub x: Vec<[f64; 2]>,
+    /// Targets t₁ … t_N, each 0 or 1.
+    pub t: Vec<f64>,
+}
+
+/// Two classes, each an equal mixture of two Gaussians in the plane, the layout of
+/// Ripley's (1996) synthetic data (used by Tipping 2001 and for PRML Fig 7.12): class 0
+/// around (−0.3, 0.7) and (0.4, 0.7), class 1 around (−0.7, 0.3) and (0.3, 0.3), every
+/// component with covariance 0.03·I. The classes alternate (t = 0, 1, 0, …), so they are
+/// balanced; each point picks one of its class's two components with probability ½.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TwoClass {
+    /// Number of points N.
+    pub n: usize,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+impl TwoClass {
+    /// The component means, class 0 first.
+    pub const MEANS: [[[f64; 2]; 2]; 2] = [[[-0.3, 0.7], [0.4, 0.7]], [[-0.7, 0.3], [0.3, 0.3]]];
+
+    /// The standard deviation of every coordinate of every component, √0.03.
+    pub fn spread() -> f64 {
+        0.03_f64.sqrt()
+    }
+
+    /// Draws the data set.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for N > [`MAX_POINTS`].
+    pub fn generate(&self) -> Result<LabelledPoints> {
+        if self.n > MAX_POINTS {
+            return Err(Error::OutOfRange {
+                name: "N",
+                value: self.n.to_string(),
+                bound: Bound::AtMost { max: MAX_POINTS as u64 },
+            });
+        }
+        let normal = Normal::new(0.0, Self::spread())
+            .map_err(|_| Error::NotFinite { name: "σ".into(), value: Self::spread().to_string() })?;
+        let mut rng = Pcg64::seed_from_u64(self.seed);
+        let mut points = LabelledPoints::default();
+        for n in 0..self.n {
+            let class = n % 2;
+            let mean = Self::MEANS[class][usize::from(rng.random::<bool>())];
+            points.x.push([mean[0] + normal.sample(&mut rng), mean[1] + normal.sample(&mut rng)]);
+            points.t.push(class as f64);
+        }
+        Ok(points)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,5 +312,32 @@ mod tests {
         assert_eq!(Sinusoid { n: 3, noise: -1.0, seed: 0 }.generate().unwrap_err().code(), "out-of-range");
         assert_eq!(Dataset::new(vec![0.0], vec![]).unwrap_err().code(), "dimension-mismatch");
         assert_eq!(Dataset::default().push(f64::INFINITY, 0.0).unwrap_err().code(), "not-finite");
+    }
+    #[test]
+    fn two_class_is_seeded_balanced_and_around_its_means() {
+        let generator = TwoClass { n: 4000, seed: 11 };
+        let d = generator.generate().unwrap();
+        assert_eq!(d, generator.generate().unwrap());
+        assert_ne!(d, TwoClass { seed: 12, ..generator }.generate().unwrap());
+        assert_eq!((d.x.len(), d.t.len()), (4000, 4000));
+        assert_eq!(d.t.iter().filter(|&&t| t == 1.0).count(), 2000);
+        assert!(d.t.iter().all(|&t| t == 0.0 || t == 1.0));
+        // Each class's mean is the average of its two component means, within 3 standard
+        // errors (√(0.03 + spread of the means)/√2000 < 0.01 per coordinate).
+        for class in 0..2 {
+            let want = TwoClass::MEANS[class];
+            let want = [(want[0][0] + want[1][0]) / 2.0, (want[0][1] + want[1][1]) / 2.0];
+            let xs: Vec<&[f64; 2]> =
+                d.x.iter().zip(&d.t).filter(|&(_, &t)| t == class as f64).map(|(x, _)| x).collect();
+            for k in 0..2 {
+                let mean = xs.iter().map(|x| x[k]).sum::<f64>() / xs.len() as f64;
+                assert!((mean - want[k]).abs() < 0.03, "class {class}, coordinate {k}: {mean}");
+            }
+        }
+        // Class 0 lies above class 1 (y-means 0.7 against 0.3): most points are on their
+        // side of y = 0.5.
+        let right = d.x.iter().zip(&d.t).filter(|&(x, &t)| (x[1] < 0.5) == (t == 1.0)).count();
+        assert!(right as f64 / 4000.0 > 0.85, "{right}");
+        assert_eq!(TwoClass { n: MAX_POINTS + 1, seed: 0 }.generate().unwrap_err().code(), "out-of-range");
     }
 }

@@ -527,6 +527,51 @@ pub fn kernel_design(x: &[f64], width: f64, bias: bool) -> Result<DMatrix<f64>> 
     Ok(phi)
 }
 
+/// The kernel design on inputs in the plane: Φₙₘ = exp(−‖xₙ − cₘ‖²/2s²) for the points
+/// `x` against the centres `centres`, after a column of ones if `bias` (PRML 7.78 with the
+/// Gaussian kernel). With `centres = x` it is the RVM classifier's N × (N + bias) design
+/// ([`kernel_design_2d`]); with other inputs it evaluates the fitted basis there, e.g. on
+/// the grid of a probability map.
+///
+/// # Errors
+/// [`Error::NoData`] for no centres, [`Error::OutOfRange`] for s ≤ 0 or more than
+/// [`MAX_KERNEL_POINTS`] points or centres, [`Error::NotFinite`] for NaN or ±∞
+/// coordinates.
+pub fn kernel_cross_2d(x: &[[f64; 2]], centres: &[[f64; 2]], width: f64, bias: bool) -> Result<DMatrix<f64>> {
+    if centres.is_empty() {
+        return Err(Error::NoData);
+    }
+    for points in [x, centres] {
+        if points.len() > MAX_KERNEL_POINTS {
+            return Err(Error::OutOfRange {
+                name: "N",
+                value: points.len().to_string(),
+                bound: Bound::AtMost { max: MAX_KERNEL_POINTS as u64 },
+            });
+        }
+        ensure_all_finite("x", points.as_flattened())?;
+    }
+    ensure_positive("s", width)?;
+    let offset = usize::from(bias);
+    let scale = -0.5 / (width * width);
+    Ok(DMatrix::from_fn(x.len(), centres.len() + offset, |n, m| match m.checked_sub(offset) {
+        Some(m) => {
+            let (dx, dy) = (x[n][0] - centres[m][0], x[n][1] - centres[m][1]);
+            (scale * (dx * dx + dy * dy)).exp()
+        }
+        None => 1.0,
+    }))
+}
+
+/// The RVM's design matrix on the Gaussian kernel centred on the N training points in the
+/// plane: Φₙₘ = exp(−‖xₙ − xₘ‖²/2s²), after a column of ones if `bias`.
+///
+/// # Errors
+/// As [`kernel_cross_2d`].
+pub fn kernel_design_2d(x: &[[f64; 2]], width: f64, bias: bool) -> Result<DMatrix<f64>> {
+    kernel_cross_2d(x, x, width, bias)
+}
+
 /// The side of the tiles in which [`kernel_design`] fills its symmetric block: two 32 × 32
 /// tiles of f64 (16 KB) fit any L1 cache.
 const KERNEL_TILE: usize = 32;
@@ -713,5 +758,30 @@ mod tests {
         }
         assert_eq!(kernel_design(&[], 1.0, true).unwrap_err(), Error::NoData);
         assert_eq!(kernel_design(&x, 0.0, false).unwrap_err().code(), "out-of-range");
+    }
+
+    #[test]
+    fn kernel_design_2d_by_hand() {
+        // Points (0, 0), (3, 4), (1, 0), s = 5: ‖x₁ − x₂‖² = 25 → e^{−½}, ‖x₁ − x₃‖² = 1 →
+        // e^{−1/50}, ‖x₂ − x₃‖² = 4 + 16 = 20 → e^{−2/5}.
+        let x = [[0.0, 0.0], [3.0, 4.0], [1.0, 0.0]];
+        let phi = kernel_design_2d(&x, 5.0, true).unwrap();
+        assert_eq!(phi.shape(), (3, 4));
+        assert!(phi.column(0).iter().all(|&v| v == 1.0));
+        let want = [[1.0, (-0.5_f64).exp(), (-0.02_f64).exp()], [0.0, 1.0, (-0.4_f64).exp()]];
+        for (r, row) in want.iter().enumerate() {
+            for c in r..3 {
+                assert!((phi[(r, c + 1)] - row[c]).abs() < 1e-15, "({r}, {c})");
+                assert_eq!(phi[(r, c + 1)], phi[(c, r + 1)]);
+            }
+        }
+        let plain = kernel_design_2d(&x, 5.0, false).unwrap();
+        assert_eq!(plain, phi.columns(1, 3).into_owned());
+        // One new point against the three centres: the same formula.
+        let row = kernel_cross_2d(&[[0.0, 4.0]], &x, 5.0, false).unwrap();
+        assert!((row[(0, 1)] - (-9.0_f64 / 50.0).exp()).abs() < 1e-15);
+        assert_eq!(kernel_design_2d(&[], 1.0, true).unwrap_err(), Error::NoData);
+        assert_eq!(kernel_design_2d(&x, 0.0, true).unwrap_err().code(), "out-of-range");
+        assert_eq!(kernel_design_2d(&[[f64::NAN, 0.0]], 1.0, true).unwrap_err().code(), "not-finite");
     }
 }

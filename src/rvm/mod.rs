@@ -11,6 +11,8 @@
 //! - [`fast`]: Tipping & Faul's sequential sparse Bayesian learning, one basis function at a
 //!   time, every step an [`Event`];
 //! - [`classic`]: Tipping's (2001) re-estimation of every αᵢ at once, and its EM variant;
+//! - [`classification`]: the binary classifier σ(wᵀφ(x)) with the Laplace approximation,
+//!   its mode by IRLS and the classic re-estimation (PRML §7.2.3);
 //! - [`sparsity`]: the sparsity and quality of one basis function (PRML 7.97–7.101) and the
 //!   two-point model of PRML Fig 7.10.
 
@@ -21,6 +23,7 @@ use crate::error::{Error, Result, ensure_all_finite};
 use crate::linalg::CholeskyFactor;
 
 pub mod classic;
+pub mod classification;
 pub mod event;
 pub mod fast;
 pub mod sparsity;

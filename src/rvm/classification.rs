@@ -1,0 +1,506 @@
+//! The relevance vector machine for binary classification (PRML §7.2.3, 7.108–7.116;
+//! Tipping 2001; seed 003).
+//!
+//! The model is y(x, w) = σ(wᵀφ(x)) with targets tₙ ∈ {0, 1} and the ARD prior
+//! p(w|α) = Πᵢ N(wᵢ | 0, αᵢ⁻¹) (PRML 7.108, 7.80). The weights cannot be integrated out
+//! exactly; at fixed α the posterior is replaced by its Laplace approximation around the
+//! mode w*, found by [`irls`], and α is re-estimated from that Gaussian by
+//! [`ClassicRvmClassifier`], one sweep at a time.
+//!
+//! Symbols: `phi` is the design Φ (N × M, Φₙᵢ = φᵢ(xₙ)), `t` the targets, `alpha` the
+//! precisions αᵢ (A = diag αᵢ), `w` the weights, y = σ(Φw), B = diag yₙ(1 − yₙ),
+//! H = ΦᵀBΦ + A the Hessian of the negative log posterior.
+
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
+
+use super::classic::PRUNE_GAMMA;
+use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
+use crate::linalg::CholeskyFactor;
+
+/// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
+const HESSIAN: &str = "H = ΦᵀBΦ + A";
+
+/// [`irls`] stops once ‖∇ ln p(w|t, α)‖ is below this fraction of the size of its two
+/// terms, ‖ |Φ|ᵀ|t − y| + |Aw| ‖ (PRML 7.110).
+pub const IRLS_TOLERANCE: f64 = 1e-10;
+
+/// Most Newton steps of [`irls`]; with the step-halving safeguard Newton's method
+/// converges in far fewer on any strictly concave log posterior (α > 0).
+pub const IRLS_MAX_ITERATIONS: usize = 200;
+
+/// Newton steps whose predicted rise ½gᵀH⁻¹g in Ψ is below this fraction of 1 + |Ψ|
+/// are taken whole, without the halving test: Ψ's rounding (≈ N·ε·|Ψ|) would decide it.
+const SETTLED: f64 = 1e-12;
+
+/// Most halvings of one Newton step (2⁻⁶⁰ ≈ 10⁻¹⁸: below that the step changes nothing).
+const MAX_HALVINGS: usize = 60;
+
+/// The logistic sigmoid σ(a) = 1/(1 + e⁻ᵃ) (PRML 4.59), without overflow for large |a|.
+pub fn sigmoid(a: f64) -> f64 {
+    if a >= 0.0 {
+        1.0 / (1.0 + (-a).exp())
+    } else {
+        let e = a.exp();
+        e / (1.0 + e)
+    }
+}
+
+/// ln σ(a) = −ln(1 + e⁻ᵃ), finite for every finite a: for a ≥ 0 through `ln_1p`, for
+/// a < 0 as a − ln(1 + eᵃ), so neither e⁻ᵃ overflows nor ln(0) is taken.
+pub fn ln_sigmoid(a: f64) -> f64 {
+    if a >= 0.0 { -(-a).exp().ln_1p() } else { a - a.exp().ln_1p() }
+}
+
+/// The Bernoulli log likelihood
+///
+/// ```text
+/// ln p(t|w) = Σₙ tₙ ln yₙ + (1 − tₙ) ln(1 − yₙ),  yₙ = σ(aₙ), a = Φw   (PRML 4.90, 7.109)
+/// ```
+///
+/// with ln(1 − σ(a)) = ln σ(−a), so that no logarithm of 0 is taken.
+pub fn log_likelihood(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>) -> f64 {
+    let a = phi * w;
+    a.iter().zip(t.iter()).map(|(&a, &t)| t * ln_sigmoid(a) + (1.0 - t) * ln_sigmoid(-a)).sum()
+}
+
+/// The objective of [`irls`],
+///
+/// ```text
+/// Ψ(w) = ln p(t|w) − ½wᵀAw   (PRML 7.109 without its constant)
+/// ```
+///
+/// equal to ln p(w|t, α) up to terms that do not depend on w.
+pub fn log_posterior(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> f64 {
+    log_likelihood(phi, t, w) - 0.5 * alpha.iter().zip(w.iter()).map(|(a, w)| a * w * w).sum::<f64>()
+}
+
+/// The gradient of the log posterior, ∇ ln p(w|t, α) = Φᵀ(t − y) − Aw (PRML 7.110).
+pub fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> DVector<f64> {
+    let residual = residual(&(phi * w), t);
+    let mut g = phi.tr_mul(&residual);
+    for (i, a) in alpha.iter().enumerate() {
+        g[i] -= a * w[i];
+    }
+    g
+}
+
+/// t − y with yₙ = σ(aₙ), each entry without cancellation: 1 − σ(a) = σ(−a).
+fn residual(a: &DVector<f64>, t: &DVector<f64>) -> DVector<f64> {
+    a.zip_map(t, |a, t| t * sigmoid(-a) - (1.0 - t) * sigmoid(a))
+}
+
+/// The mode w* of the posterior at fixed α and what the Laplace approximation takes from
+/// it (PRML 7.112–7.113).
+#[derive(Debug, Clone)]
+pub struct Mode {
+    /// w*, the maximiser of ln p(w|t, α).
+    pub w: DVector<f64>,
+    /// yₙ = σ(w*ᵀφ(xₙ)) at every training point.
+    pub y: DVector<f64>,
+    /// The Cholesky factor of H = ΦᵀBΦ + A at w*, B = diag yₙ(1 − yₙ): Σ = H⁻¹ (7.113).
+    pub factor: CholeskyFactor,
+    /// Ψ(w*) = ln p(t|w*) − ½w*ᵀAw* ([`log_posterior`]).
+    pub log_posterior: f64,
+    /// ln p(t|w*).
+    pub log_likelihood: f64,
+    /// Newton steps taken.
+    pub iterations: usize,
+}
+
+impl Mode {
+    /// The Laplace approximation of the log marginal likelihood (PRML 7.114, from 4.135):
+    ///
+    /// ```text
+    /// ln p(t|α) ≈ ln p(t|w*) + ln p(w*|α) − ½ ln|H| + (M/2) ln 2π
+    ///           = Ψ(w*) + ½ Σᵢ ln αᵢ − ½ ln|H|
+    /// ```
+    ///
+    /// where ln p(w*|α) = Σᵢ [½ ln(αᵢ/2π) − ½αᵢwᵢ*²]: its −(M/2) ln 2π cancels the
+    /// +(M/2) ln 2π of the Gaussian integral, and |H| = |Σ|⁻¹ comes from the factor.
+    /// `alpha` must be the α the mode was found at.
+    pub fn laplace_log_ml(&self, alpha: &[f64]) -> f64 {
+        self.log_posterior + 0.5 * alpha.iter().map(|a| a.ln()).sum::<f64>() - 0.5 * self.factor.ln_determinant()
+    }
+
+    /// The diagonal of Σ = H⁻¹ (PRML 7.113): Σᵢᵢ = ‖L⁻¹eᵢ‖² for H = LLᵀ, since
+    /// H⁻¹ = L⁻ᵀL⁻¹.
+    pub fn sigma_diagonal(&self) -> DVector<f64> {
+        let m = self.factor.dim();
+        let l_inv = self.factor.solve_lower_matrix(DMatrix::identity(m, m));
+        DVector::from_iterator(m, l_inv.column_iter().map(|c| c.norm_squared()))
+    }
+}
+
+/// Checks Φ, t and α: N, M ≥ 1, matching lengths, finite Φ, tₙ ∈ {0, 1}, αᵢ > 0.
+fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
+    if phi.nrows() == 0 || phi.ncols() == 0 {
+        return Err(Error::NoData);
+    }
+    if t.len() != phi.nrows() {
+        return Err(Error::DimensionMismatch { what: "targets t and rows of Φ", expected: phi.nrows(), got: t.len() });
+    }
+    if alpha.len() != phi.ncols() {
+        return Err(Error::DimensionMismatch {
+            what: "precisions α and columns of Φ",
+            expected: phi.ncols(),
+            got: alpha.len(),
+        });
+    }
+    ensure_all_finite("Φ", phi.as_slice())?;
+    if let Some(&bad) = t.iter().find(|&&v| v != 0.0 && v != 1.0) {
+        ensure_finite("t", bad)?;
+        return Err(Error::OutOfRange {
+            name: "t",
+            value: bad.to_string(),
+            bound: Bound::WholeBetween { min: 0, max: 1 },
+        });
+    }
+    for &a in alpha {
+        ensure_positive("α", a)?;
+    }
+    Ok(())
+}
+
+/// The mode of the posterior p(w|t, α) by iteratively reweighted least squares: Newton's
+/// method on ln p(w|t, α) (PRML 7.109–7.111, §4.3.3),
+///
+/// ```text
+/// w ← w + λ H⁻¹g,  g = Φᵀ(t − y) − Aw,  H = ΦᵀBΦ + A,  B = diag yₙ(1 − yₙ)
+/// ```
+///
+/// from `start`, the step solved through the Cholesky factor of H, and λ = 1, ½, ¼, …
+/// halved while the log posterior would fall (a tie is accepted; a step whose predicted
+/// rise ½gᵀH⁻¹g is below 10⁻¹²(1 + |Ψ|) is taken whole, since Ψ's rounding could not judge
+/// it). Stops when ‖g‖ ≤ [`IRLS_TOLERANCE`]·‖ |Φ|ᵀ|t − y| + |Aw| ‖, i.e. when
+/// the two terms of 7.110 cancel to that relative accuracy.
+///
+/// # Errors
+/// [`Error::NoData`], [`Error::DimensionMismatch`], [`Error::NotFinite`] or
+/// [`Error::OutOfRange`] (tₙ ∉ {0, 1}, αᵢ ≤ 0) for bad input;
+/// [`Error::NotPositiveDefinite`] if H is numerically singular; [`Error::NotConverged`]
+/// after [`IRLS_MAX_ITERATIONS`] steps.
+pub fn irls(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], start: &DVector<f64>) -> Result<Mode> {
+    check(phi, t, alpha)?;
+    if start.len() != phi.ncols() {
+        return Err(Error::DimensionMismatch {
+            what: "starting weights and columns of Φ",
+            expected: phi.ncols(),
+            got: start.len(),
+        });
+    }
+    ensure_all_finite("w", start.as_slice())?;
+    let mut w = start.clone();
+    let mut psi = log_posterior(phi, t, alpha, &w);
+    for iterations in 0..=IRLS_MAX_ITERATIONS {
+        let a = phi * &w;
+        let r = residual(&a, t);
+        let y = a.map(sigmoid);
+        let mut g = phi.tr_mul(&r);
+        let mut scale = phi.abs().tr_mul(&r.abs());
+        for (i, al) in alpha.iter().enumerate() {
+            g[i] -= al * w[i];
+            scale[i] += (al * w[i]).abs();
+        }
+        let factor = hessian(phi, &y, alpha)?;
+        if g.norm() <= IRLS_TOLERANCE * scale.norm() {
+            let log_likelihood = log_likelihood(phi, t, &w);
+            return Ok(Mode { w, y, factor, log_posterior: psi, log_likelihood, iterations });
+        }
+        if iterations == IRLS_MAX_ITERATIONS {
+            break;
+        }
+        let step = factor.solve(&g);
+        // The rise Newton's quadratic model predicts, ½gᵀH⁻¹g: once it is below rounding
+        // in Ψ, Ψ cannot judge the step, and the full step is taken.
+        let settled = 0.5 * g.dot(&step) <= SETTLED * (1.0 + psi.abs());
+        let mut lambda = 1.0;
+        let mut moved = false;
+        for _ in 0..MAX_HALVINGS {
+            let trial = &w + &step * lambda;
+            let trial_psi = log_posterior(phi, t, alpha, &trial);
+            if trial_psi >= psi || settled {
+                w = trial;
+                psi = trial_psi;
+                moved = true;
+                break;
+            }
+            lambda *= 0.5;
+        }
+        if !moved {
+            return Err(Error::NotConverged { algorithm: "IRLS", iterations });
+        }
+    }
+    Err(Error::NotConverged { algorithm: "IRLS", iterations: IRLS_MAX_ITERATIONS })
+}
+
+/// The Cholesky factor of H = ΦᵀBΦ + A, B = diag yₙ(1 − yₙ) (PRML 7.111).
+fn hessian(phi: &DMatrix<f64>, y: &DVector<f64>, alpha: &[f64]) -> Result<CholeskyFactor> {
+    let mut weighted = phi.clone();
+    for (mut row, &yn) in weighted.row_iter_mut().zip(y.iter()) {
+        row *= (yn * (1.0 - yn)).sqrt();
+    }
+    let mut h = weighted.tr_mul(&weighted);
+    for (i, a) in alpha.iter().enumerate() {
+        h[(i, i)] += a;
+    }
+    CholeskyFactor::new(h, HESSIAN)
+}
+
+/// A weight is also pruned once αᵢ > 10¹²‖φᵢ‖²: its prior then holds the contribution
+/// φᵢwᵢ to the logits below 10⁻⁶ in norm, nothing on the scale the sigmoid fixes. (A
+/// weight the mode puts at 0 by symmetry, e.g. the bias on symmetric data, gets
+/// αᵢ = γᵢ/wᵢ*² ≈ 10³⁴ with γᵢ well above [`PRUNE_GAMMA`]; kept, it would make H singular
+/// in floating point.)
+pub const PRUNE_ALPHA: f64 = 1e12;
+
+/// The options of a [`ClassicRvmClassifier`] run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClassifierSettings {
+    /// The starting αᵢ of every basis function.
+    pub initial_alpha: f64,
+    /// Converged when no |Δ ln αᵢ| exceeds this and no weight was pruned.
+    pub tolerance: f64,
+    /// Most sweeps in [`ClassicRvmClassifier::run`].
+    pub max_sweeps: usize,
+}
+
+impl Default for ClassifierSettings {
+    fn default() -> Self {
+        Self { initial_alpha: 1.0, tolerance: 1e-6, max_sweeps: 2000 }
+    }
+}
+
+/// One sweep as the lecture shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Sweep {
+    /// The Laplace L ≈ ln p(t|α) after the sweep ([`Mode::laplace_log_ml`]).
+    pub log_marginal_likelihood: f64,
+    /// Basis functions left.
+    pub relevant: usize,
+    /// Newton steps IRLS took for the new mode.
+    pub irls_iterations: usize,
+}
+
+/// The result of a classifier fit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassificationFit {
+    /// The relevance vectors: 0-based column indices of Φ, ascending.
+    pub relevant: Vec<usize>,
+    /// The mode weights wᵢ* of the relevant columns.
+    pub weights: Vec<f64>,
+    /// Their precisions αᵢ.
+    pub alpha: Vec<f64>,
+    /// The Laplace L ≈ ln p(t|α) (PRML 7.114).
+    pub log_marginal_likelihood: f64,
+    /// Sweeps taken.
+    pub iterations: usize,
+    /// Whether the convergence test was met (rather than the sweep budget).
+    pub converged: bool,
+    /// The fraction of training points with (yₙ ≥ ½) = tₙ.
+    pub accuracy: f64,
+}
+
+/// The classic RVM classifier (Tipping 2001; PRML 7.113–7.116): every sweep re-estimates
+/// all αᵢ from the Laplace approximation at the current mode,
+///
+/// ```text
+/// γᵢ = 1 − αᵢΣᵢᵢ,  αᵢ ← γᵢ/wᵢ*²   (PRML 7.116),  Σ = (ΦᵀBΦ + A)⁻¹   (7.113)
+/// ```
+///
+/// prunes the basis functions with γᵢ < [`PRUNE_GAMMA`] (as [`super::ClassicRvm`]) or
+/// αᵢ > [`PRUNE_ALPHA`]‖φᵢ‖², and
+/// finds the new mode by [`irls`] started from the old one.
+#[derive(Debug, Clone)]
+pub struct ClassicRvmClassifier {
+    phi: DMatrix<f64>,
+    t: DVector<f64>,
+    settings: ClassifierSettings,
+    /// Remaining basis functions (columns of Φ), ascending.
+    active: Vec<usize>,
+    /// Their αᵢ.
+    alpha: Vec<f64>,
+    /// The mode at the current α, on the columns `active`.
+    mode: Mode,
+    /// L after every sweep, the starting α first.
+    history: Vec<Sweep>,
+    converged: bool,
+}
+
+impl ClassicRvmClassifier {
+    /// Every non-zero column of `phi`, each with αᵢ = `settings.initial_alpha`, and the mode
+    /// from w = 0.
+    ///
+    /// # Errors
+    /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0.
+    pub fn new(phi: DMatrix<f64>, t: DVector<f64>, settings: ClassifierSettings) -> Result<Self> {
+        let alpha0 = ensure_positive("α", settings.initial_alpha)?;
+        check(&phi, &t, &vec![alpha0; phi.ncols()])?;
+        let active: Vec<usize> = (0..phi.ncols()).filter(|&m| phi.column(m).iter().any(|&v| v != 0.0)).collect();
+        if active.is_empty() {
+            return Err(Error::NoData);
+        }
+        let alpha = vec![alpha0; active.len()];
+        let design = phi.select_columns(&active);
+        let mode = irls(&design, &t, &alpha, &DVector::zeros(active.len()))?;
+        let first = Sweep {
+            log_marginal_likelihood: mode.laplace_log_ml(&alpha),
+            relevant: active.len(),
+            irls_iterations: mode.iterations,
+        };
+        Ok(Self { phi, t, settings, active, alpha, mode, history: vec![first], converged: false })
+    }
+
+    /// Remaining basis functions, ascending.
+    pub fn active(&self) -> &[usize] {
+        &self.active
+    }
+
+    /// Their αᵢ.
+    pub fn alpha(&self) -> &[f64] {
+        &self.alpha
+    }
+
+    /// The mode and its Hessian at the current α.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    /// The Laplace L at the current α.
+    pub fn log_ml(&self) -> f64 {
+        self.mode.laplace_log_ml(&self.alpha)
+    }
+
+    /// Every sweep so far, the starting point first.
+    pub fn history(&self) -> &[Sweep] {
+        &self.history
+    }
+
+    /// Whether the run has converged.
+    pub fn is_converged(&self) -> bool {
+        self.converged
+    }
+
+    /// The fit as it stands.
+    pub fn fit(&self) -> ClassificationFit {
+        let correct = self.mode.y.iter().zip(self.t.iter()).filter(|&(&y, &t)| (y >= 0.5) == (t == 1.0)).count();
+        ClassificationFit {
+            relevant: self.active.clone(),
+            weights: self.mode.w.as_slice().to_vec(),
+            alpha: self.alpha.clone(),
+            log_marginal_likelihood: self.log_ml(),
+            iterations: self.history.len() - 1,
+            converged: self.converged,
+            accuracy: correct as f64 / self.t.len() as f64,
+        }
+    }
+
+    /// Sweeps until convergence or [`ClassifierSettings::max_sweeps`].
+    ///
+    /// # Errors
+    /// As [`ClassicRvmClassifier::sweep`].
+    pub fn run(&mut self) -> Result<ClassificationFit> {
+        while !self.converged && self.history.len() <= self.settings.max_sweeps {
+            self.sweep()?;
+        }
+        Ok(self.fit())
+    }
+
+    /// One sweep: γᵢ and αᵢ = γᵢ/wᵢ*² for every remaining weight (PRML 7.116), the weights
+    /// with γᵢ < [`PRUNE_GAMMA`] or αᵢ > [`PRUNE_ALPHA`]‖φᵢ‖² pruned, then the mode by
+    /// [`irls`] from the old weights and L recorded. `false` once converged.
+    ///
+    /// # Errors
+    /// As [`irls`]; the model is then as before the sweep.
+    pub fn sweep(&mut self) -> Result<bool> {
+        if self.converged {
+            return Ok(false);
+        }
+        let sigma = self.mode.sigma_diagonal();
+        let gamma: Vec<f64> = self.alpha.iter().zip(sigma.iter()).map(|(a, s)| 1.0 - a * s).collect();
+        let new_alpha = |j: usize| gamma[j] / (self.mode.w[j] * self.mode.w[j]);
+        let (mut keep, mut alpha) = (vec![], vec![]);
+        let mut change = 0.0_f64;
+        for (j, &g) in gamma.iter().enumerate() {
+            let a = new_alpha(j);
+            let norm_sq = self.phi.column(self.active[j]).norm_squared();
+            if g >= PRUNE_GAMMA && a.is_finite() && a > 0.0 && a <= PRUNE_ALPHA * norm_sq {
+                change = change.max((a.ln() - self.alpha[j].ln()).abs());
+                keep.push(j);
+                alpha.push(a);
+            }
+        }
+        let pruned = keep.len() < self.active.len();
+        if keep.is_empty() {
+            // Everything would go: keep the best-determined weight.
+            let j = (0..gamma.len()).max_by(|&a, &b| gamma[a].total_cmp(&gamma[b])).unwrap_or(0);
+            keep.push(j);
+            alpha.push(new_alpha(j).clamp(f64::MIN_POSITIVE, f64::MAX));
+        }
+        let active: Vec<usize> = keep.iter().map(|&j| self.active[j]).collect();
+        let start = DVector::from_iterator(keep.len(), keep.iter().map(|&j| self.mode.w[j]));
+        let mode = irls(&self.phi.select_columns(&active), &self.t, &alpha, &start)?;
+        self.history.push(Sweep {
+            log_marginal_likelihood: mode.laplace_log_ml(&alpha),
+            relevant: active.len(),
+            irls_iterations: mode.iterations,
+        });
+        self.active = active;
+        self.alpha = alpha;
+        self.mode = mode;
+        self.converged = !pruned && change < self.settings.tolerance;
+        Ok(!self.converged)
+    }
+}
+
+/// The predicted probability p(t = 1|x) ≈ σ(w*ᵀφ(x)) at an input whose relevant basis
+/// functions take the values `phi` (the mode's plug-in prediction; PRML 7.108).
+pub fn predict_probability(weights: &[f64], phi: &[f64]) -> f64 {
+    sigmoid(weights.iter().zip(phi).map(|(w, p)| w * p).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sigmoid_and_its_log_are_stable() {
+        assert_eq!(sigmoid(0.0), 0.5);
+        assert!((sigmoid(2.0) - 1.0 / (1.0 + (-2.0_f64).exp())).abs() < 1e-16);
+        assert!((sigmoid(-3.0) + sigmoid(3.0) - 1.0).abs() <= 2.0 * f64::EPSILON);
+        assert_eq!(sigmoid(-800.0), 0.0);
+        assert_eq!(sigmoid(800.0), 1.0);
+        // ln σ(−800) = −800 − ln(1 + e⁻⁸⁰⁰) = −800 exactly; ln σ(800) = −e⁻⁸⁰⁰ ≈ −0.
+        assert_eq!(ln_sigmoid(-800.0), -800.0);
+        assert!(ln_sigmoid(800.0) <= 0.0 && ln_sigmoid(800.0) > -1e-300);
+        assert!((ln_sigmoid(0.0) + std::f64::consts::LN_2).abs() < 1e-16);
+        assert!((ln_sigmoid(1.5) - sigmoid(1.5).ln()).abs() < 1e-15);
+        assert!((ln_sigmoid(-1.5) - sigmoid(-1.5).ln()).abs() < 1e-15);
+    }
+
+    #[test]
+    fn one_weight_by_hand() {
+        // Φ = [1, 1]ᵀ, t = (1, 0), α = 1: by symmetry w* = 0, y = ½, H = 2·¼ + 1 = 3/2,
+        // L = 2 ln ½ + ½ ln 1 − ½ ln(3/2).
+        let phi = DMatrix::from_element(2, 1, 1.0);
+        let t = DVector::from_vec(vec![1.0, 0.0]);
+        let mode = irls(&phi, &t, &[1.0], &DVector::from_element(1, 3.0)).unwrap();
+        assert!(mode.w[0].abs() < 1e-12);
+        assert!((mode.sigma_diagonal()[0] - 2.0 / 3.0).abs() < 1e-12);
+        let want = -2.0 * std::f64::consts::LN_2 - 0.5 * 1.5_f64.ln();
+        assert!((mode.laplace_log_ml(&[1.0]) - want).abs() < 1e-12);
+    }
+
+    #[test]
+    fn bad_input_is_a_typed_error() {
+        let phi = DMatrix::from_element(2, 1, 1.0);
+        let zero = DVector::zeros(1);
+        let t = DVector::from_vec(vec![1.0, 0.5]);
+        assert_eq!(irls(&phi, &t, &[1.0], &zero).unwrap_err().code(), "out-of-range");
+        let t = DVector::from_vec(vec![1.0, 0.0]);
+        assert_eq!(irls(&phi, &t, &[0.0], &zero).unwrap_err().code(), "out-of-range");
+        assert_eq!(irls(&phi, &t, &[1.0, 1.0], &zero).unwrap_err().code(), "dimension-mismatch");
+        let t = DVector::from_vec(vec![1.0, f64::NAN]);
+        assert_eq!(irls(&phi, &t, &[1.0], &zero).unwrap_err().code(), "not-finite");
+    }
+}

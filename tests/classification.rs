@@ -1,0 +1,316 @@
+//! The RVM classifier (PRML §7.2.3): the IRLS mode against the gradient (7.110) and the
+//! log posterior (7.109) recomputed here, the Laplace marginal likelihood (7.114) against
+//! the integral ∫ p(t|w)p(w|α) dw by quadrature, finiteness on separable data, and the
+//! classic re-estimation (7.116) on Ripley-style two-class data.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use nalgebra::{DMatrix, DVector};
+use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
+use rand::{RngExt, SeedableRng};
+use rand_distr::{Distribution, StandardNormal};
+use rand_pcg::Pcg64;
+use rvm_lab::basis::{kernel_cross_2d, kernel_design_2d};
+use rvm_lab::data::TwoClass;
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, irls, predict_probability};
+
+/// σ(a) = 1/(1 + e⁻ᵃ), the plain formula (the arguments here stay moderate).
+fn sigma(a: f64) -> f64 {
+    1.0 / (1.0 + (-a).exp())
+}
+
+/// ln p(t|w) − ½wᵀAw (PRML 7.109), with ln σ and ln(1 − σ) taken directly.
+fn log_posterior(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> f64 {
+    let a = phi * w;
+    let fit: f64 = a.iter().zip(t.iter()).map(|(&a, &t)| t * sigma(a).ln() + (1.0 - t) * (1.0 - sigma(a)).ln()).sum();
+    fit - 0.5 * (0..w.len()).map(|i| alpha[i] * w[i] * w[i]).sum::<f64>()
+}
+
+/// Φᵀ(t − y) − Aw (PRML 7.110) and the scale of its terms, ‖Φᵀ(t − y)‖ + ‖Aw‖.
+fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> (DVector<f64>, f64) {
+    let y = (phi * w).map(sigma);
+    let fit = phi.transpose() * (t - y);
+    let prior = DVector::from_fn(w.len(), |i, _| alpha[i] * w[i]);
+    (&fit - &prior, fit.norm() + prior.norm())
+}
+
+/// ΦᵀBΦ + A with B = diag yₙ(1 − yₙ) (PRML 7.111), formed densely.
+fn hessian(phi: &DMatrix<f64>, alpha: &[f64], w: &DVector<f64>) -> DMatrix<f64> {
+    let y = (phi * w).map(sigma);
+    let b = DMatrix::from_diagonal(&y.map(|y| y * (1.0 - y)));
+    phi.transpose() * b * phi + DMatrix::from_diagonal(&DVector::from_column_slice(alpha))
+}
+
+/// One N(0, 1) draw.
+fn normal(rng: &mut Pcg64) -> f64 {
+    StandardNormal.sample(rng)
+}
+
+/// N points of a random problem: Φ with N(0, 1) entries, labels drawn from σ(Φw) for a
+/// random w.
+fn random_problem(seed: u64, n: usize, m: usize) -> (DMatrix<f64>, DVector<f64>) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let phi = DMatrix::from_fn(n, m, |_, _| normal(&mut rng));
+    let w_true = DVector::from_fn(m, |_, _| 2.0 * normal(&mut rng));
+    let a: DVector<f64> = &phi * w_true;
+    let t = a.map(|a| f64::from(rng.random::<f64>() < sigma(a)));
+    (phi, t)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, rng_seed: RngSeed::Fixed(20261121), ..ProptestConfig::default() })]
+
+    /// At the IRLS mode the gradient (7.110), recomputed here, is below 10⁻⁸ of the size
+    /// of its terms; the log posterior (7.109) there is at least that at 2M points a
+    /// distance 10⁻³ away along ± each axis and at 8 random points; the factor is that of
+    /// ΦᵀBΦ + A formed densely.
+    #[test]
+    fn irls_reaches_a_stationary_maximum(
+        seed in 0u64..10_000, n in 3usize..60, m in 1usize..7, ln_alpha in -3.0f64..3.0,
+    ) {
+        let (phi, t) = random_problem(seed, n, m);
+        let alpha: Vec<f64> = (0..m).map(|i| (ln_alpha + 0.3 * i as f64).exp()).collect();
+        let mode = irls(&phi, &t, &alpha, &DVector::zeros(m)).unwrap();
+        let (g, scale) = gradient(&phi, &t, &alpha, &mode.w);
+        prop_assert!(g.norm() <= 1e-8 * scale, "‖g‖ = {} of {}", g.norm(), scale);
+        let best = log_posterior(&phi, &t, &alpha, &mode.w);
+        prop_assert!((best - mode.log_posterior).abs() <= 1e-12 * (1.0 + best.abs()));
+        let mut rng = Pcg64::seed_from_u64(seed ^ 0xC1A5);
+        let mut directions: Vec<DVector<f64>> = (0..m)
+            .flat_map(|i| [1.0, -1.0].map(|s| DVector::from_fn(m, |j, _| if i == j { s } else { 0.0 })))
+            .collect();
+        directions.extend((0..8).map(|_| DVector::from_fn(m, |_, _| normal(&mut rng)).normalize()));
+        for d in directions {
+            let nearby = log_posterior(&phi, &t, &alpha, &(&mode.w + d * 1e-3));
+            prop_assert!(nearby <= best, "{nearby} > {best}");
+        }
+        let h = hessian(&phi, &alpha, &mode.w);
+        let v = DVector::from_fn(m, |i, _| 1.0 + i as f64);
+        prop_assert!((mode.factor.solve(&(&h * &v)) - &v).norm() <= 1e-9 * v.norm());
+        prop_assert!(mode.iterations <= 30, "{} Newton steps", mode.iterations);
+    }
+}
+
+/// ln ∫ p(t|w)p(w|α) dw by the trapezoid rule over w* ± 14 Laplace standard deviations
+/// along each axis (`points` nodes per axis), for M = 1 or 2: the integrand is smooth and
+/// its tails beyond 14 σ are below e⁻⁹⁸ of the peak, so the rule converges geometrically.
+fn brute_force_log_ml(
+    phi: &DMatrix<f64>,
+    t: &DVector<f64>,
+    alpha: &[f64],
+    centre: &[f64],
+    sd: &[f64],
+    points: usize,
+) -> f64 {
+    let m = alpha.len();
+    let prior_norm: f64 = alpha.iter().map(|a| 0.5 * (a / std::f64::consts::TAU).ln()).sum();
+    let axis = |i: usize| -> Vec<f64> {
+        (0..points).map(|k| centre[i] + sd[i] * 14.0 * (2.0 * k as f64 / (points - 1) as f64 - 1.0)).collect()
+    };
+    let grids: Vec<Vec<f64>> = (0..m).map(axis).collect();
+    let step: f64 = (0..m).map(|i| grids[i][1] - grids[i][0]).product();
+    let nodes: Vec<Vec<f64>> = match m {
+        1 => grids[0].iter().map(|&a| vec![a]).collect(),
+        2 => grids[0].iter().flat_map(|&a| grids[1].iter().map(move |&b| vec![a, b])).collect(),
+        _ => unreachable!("M = 1 or 2"),
+    };
+    let trapezoid = |k: usize| if k == 0 || k == points - 1 { 0.5 } else { 1.0 };
+    let logs: Vec<(f64, f64)> = nodes
+        .iter()
+        .enumerate()
+        .map(|(idx, w)| {
+            let weight: f64 = match m {
+                1 => trapezoid(idx),
+                _ => trapezoid(idx / points) * trapezoid(idx % points),
+            };
+            (log_posterior(phi, t, alpha, &DVector::from_column_slice(w)), weight)
+        })
+        .collect();
+    let peak = logs.iter().fold(f64::NEG_INFINITY, |p, &(l, _)| p.max(l));
+    let sum: f64 = logs.iter().map(|&(l, weight)| weight * (l - peak).exp()).sum();
+    peak + (sum * step).ln() + prior_norm
+}
+
+/// A 1-D input problem of N points: xₙ evenly on [−2, 2] (shuffled deterministically
+/// into labels by σ(1.5x)), design columns chosen by `bias`.
+fn one_d_problem(n: usize, bias: bool, seed: u64) -> (DMatrix<f64>, DVector<f64>) {
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let x: Vec<f64> = (0..n).map(|k| -2.0 + 4.0 * k as f64 / (n - 1) as f64).collect();
+    let t = DVector::from_iterator(n, x.iter().map(|&x| f64::from(rng.random::<f64>() < sigma(1.5 * x - 0.3))));
+    let cols = 1 + usize::from(bias);
+    let phi = DMatrix::from_fn(n, cols, |r, c| if bias && c == 0 { 1.0 } else { x[r] });
+    (phi, t)
+}
+
+/// Laplace − exact and the mode's stationarity, curvature against finite differences.
+fn laplace_gap(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], points: usize) -> f64 {
+    let m = alpha.len();
+    let mode = irls(phi, t, alpha, &DVector::zeros(m)).unwrap();
+    // The curvature of the log posterior by central second differences, h = 10⁻⁴: the
+    // diagonal of H = −∇∇ ln p (7.111), to ~10⁻⁶ relative.
+    let sigma_diag = mode.sigma_diagonal();
+    let h_dense = hessian(phi, alpha, &mode.w);
+    for i in 0..m {
+        let h = 1e-4;
+        let e = DVector::from_fn(m, |j, _| if i == j { h } else { 0.0 });
+        let f = |w: &DVector<f64>| log_posterior(phi, t, alpha, w);
+        let first = (f(&(&mode.w + &e)) - f(&(&mode.w - &e))) / (2.0 * h);
+        let second = (f(&(&mode.w + &e)) - 2.0 * f(&mode.w) + f(&(&mode.w - &e))) / (h * h);
+        assert!(first.abs() < 1e-6 * h_dense[(i, i)], "∂ᵢ ln p = {first}");
+        assert!((-second - h_dense[(i, i)]).abs() < 1e-5 * h_dense[(i, i)], "{second} vs {}", h_dense[(i, i)]);
+    }
+    let sd: Vec<f64> = sigma_diag.iter().map(|s| s.sqrt()).collect();
+    let exact = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points);
+    // The quadrature has converged: half the nodes changes it by < 10⁻⁹.
+    let coarse = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points / 2 + 1);
+    assert!((exact - coarse).abs() < 1e-9, "quadrature {exact} vs {coarse}");
+    mode.laplace_log_ml(alpha) - exact
+}
+
+/// One weight (no bias), α = 1: Laplace − exact for N = 10, 40, 160.
+///
+/// Observed gaps −0.0198, −0.0079, −0.0041: the Laplace value lies below the exact one
+/// here (the skewed logistic posterior has more mass than its Gaussian fit). The test
+/// checks the gap is negative, below 0.025 in size, and shrinks as N grows (the Laplace
+/// error is O(1/N)).
+#[test]
+fn laplace_matches_quadrature_with_one_weight() {
+    let gaps: Vec<f64> = [10, 40, 160]
+        .iter()
+        .map(|&n| {
+            let (phi, t) = one_d_problem(n, false, 3);
+            laplace_gap(&phi, &t, &[1.0], 4001)
+        })
+        .collect();
+    eprintln!("1 weight: Laplace − exact = {gaps:?}");
+    assert!(gaps.iter().all(|&g| g < 0.0 && g > -0.025), "{gaps:?}");
+    assert!(gaps.windows(2).all(|p| p[1].abs() < p[0].abs()), "{gaps:?}");
+}
+
+/// Two weights (bias and slope), α = (0.5, 2): Laplace − exact for N = 10, 40, 160, by a
+/// 401 × 401 trapezoid grid. Observed −0.0283, −0.0199, −0.0088; checked as for one
+/// weight, within 0.04.
+#[test]
+fn laplace_matches_quadrature_with_two_weights() {
+    let gaps: Vec<f64> = [10, 40, 160]
+        .iter()
+        .map(|&n| {
+            let (phi, t) = one_d_problem(n, true, 5);
+            laplace_gap(&phi, &t, &[0.5, 2.0], 401)
+        })
+        .collect();
+    eprintln!("2 weights: Laplace − exact = {gaps:?}");
+    assert!(gaps.iter().all(|&g| g < 0.0 && g > -0.04), "{gaps:?}");
+    assert!(gaps.windows(2).all(|p| p[1].abs() < p[0].abs()), "{gaps:?}");
+}
+
+/// Separable data: xₙ evenly on [−1, 1], tₙ = [xₙ > 0], Φ = [1, x]. Maximum likelihood
+/// has no finite solution, but at any α > 0 the mode is finite, and since
+/// Ψ(w*) ≥ Ψ(0) = N ln ½ and ln p(t|w) ≤ 0, ½αᵢwᵢ*² ≤ N ln 2: |wᵢ*| ≤ √(2N ln 2/αᵢ).
+#[test]
+fn separable_data_gives_finite_weights() {
+    let n = 40;
+    let x: Vec<f64> = (0..n).map(|k| -1.0 + 2.0 * (k as f64 + 0.5) / n as f64).collect();
+    let t = DVector::from_iterator(n, x.iter().map(|&x| f64::from(x > 0.0)));
+    let phi = DMatrix::from_fn(n, 2, |r, c| if c == 0 { 1.0 } else { x[r] });
+    let mut slopes = vec![];
+    for alpha in [1.0, 1e-2, 1e-4, 1e-6] {
+        let mode = irls(&phi, &t, &[alpha, alpha], &DVector::zeros(2)).unwrap();
+        let bound = (2.0 * n as f64 * std::f64::consts::LN_2 / alpha).sqrt();
+        assert!(mode.w.iter().all(|w| w.is_finite() && w.abs() <= bound), "α = {alpha}: {}", mode.w);
+        let (g, scale) = gradient(&phi, &t, &[alpha, alpha], &mode.w);
+        assert!(g.norm() <= 1e-8 * scale, "α = {alpha}");
+        eprintln!("separable, α = {alpha:e}: w* = {:?}, {} Newton steps", mode.w.as_slice(), mode.iterations);
+        slopes.push(mode.w[1]);
+    }
+    // The weaker the prior, the steeper the sigmoid: the prior is what holds w*.
+    assert!(slopes.windows(2).all(|p| p[1] > p[0]), "{slopes:?}");
+}
+
+/// The classic loop on the separable data on a kernel design: it ends (converged or at
+/// its sweep budget) with finite weights, α and L, and classifies every point right.
+#[test]
+fn classic_loop_on_separable_data_stays_finite() {
+    let n = 40;
+    let points: Vec<[f64; 2]> = (0..n).map(|k| [-1.0 + 2.0 * (k as f64 + 0.5) / n as f64, 0.0]).collect();
+    let t = DVector::from_iterator(n, points.iter().map(|p| f64::from(p[0] > 0.0)));
+    let phi = kernel_design_2d(&points, 0.5, true).unwrap();
+    let mut classifier = ClassicRvmClassifier::new(phi, t, ClassifierSettings::default()).unwrap();
+    let fit = classifier.run().unwrap();
+    eprintln!(
+        "separable classic: {} sweeps, converged {}, {} relevant, L = {}, w = {:?}, α = {:?}",
+        fit.iterations,
+        fit.converged,
+        fit.relevant.len(),
+        fit.log_marginal_likelihood,
+        fit.weights,
+        fit.alpha
+    );
+    assert!(fit.weights.iter().chain(&fit.alpha).all(|v| v.is_finite()));
+    assert!(fit.alpha.iter().all(|&a| a > 0.0));
+    assert!(fit.log_marginal_likelihood.is_finite());
+    assert_eq!(fit.accuracy, 1.0);
+    assert!(classifier.history().iter().all(|s| s.log_marginal_likelihood.is_finite()));
+}
+
+/// Ripley-style data (N = 100, seed 1), Gaussian kernel of width 0.5 plus a bias, as in
+/// Tipping (2001, §5.2): high training accuracy from few relevance vectors, and the final
+/// L the largest of the run within 2·10⁻³, no sweep lowering it by 10⁻³ or more.
+///
+/// Observed: accuracy 0.91 with 4 relevance vectors of 101 columns, L from −36.49 to
+/// −29.855 in 216 sweeps, IRLS ≤ 6 Newton steps per sweep. L is only near-monotone: it
+/// fell in 159 sweeps, by at most 5.4·10⁻⁵, and ends 7.3·10⁻⁴ below its largest value.
+/// The update αᵢ = γᵢ/wᵢ*² (7.115–7.116) holds w* and B fixed while differentiating L in
+/// αᵢ, so its fixed point is a stationary point of that frozen approximation, not exactly
+/// the maximum of the Laplace L.
+#[test]
+fn classic_classifier_on_two_class_data() {
+    let data = TwoClass { n: 100, seed: 1 }.generate().unwrap();
+    let phi = kernel_design_2d(&data.x, 0.5, true).unwrap();
+    let t = DVector::from_column_slice(&data.t);
+    let mut classifier = ClassicRvmClassifier::new(phi, t.clone(), ClassifierSettings::default()).unwrap();
+    let fit = classifier.run().unwrap();
+    let history = classifier.history();
+    let ls: Vec<f64> = history.iter().map(|s| s.log_marginal_likelihood).collect();
+    let falls = ls.windows(2).filter(|p| p[1] < p[0] - 1e-9).count();
+    let largest_fall = ls.windows(2).map(|p| p[0] - p[1]).fold(0.0_f64, f64::max);
+    let max_irls = history.iter().map(|s| s.irls_iterations).max().unwrap();
+    eprintln!(
+        "two-class: accuracy {}, {} relevant {:?}, L = {} (start {}), {} sweeps, converged {}, \
+         L fell {falls} times (largest {largest_fall:e}), IRLS ≤ {max_irls} steps",
+        fit.accuracy,
+        fit.relevant.len(),
+        fit.relevant,
+        fit.log_marginal_likelihood,
+        ls[0],
+        fit.iterations,
+        fit.converged
+    );
+    assert!(fit.converged);
+    assert!(fit.accuracy > 0.85, "{}", fit.accuracy);
+    assert!(fit.relevant.len() < 25, "{}", fit.relevant.len());
+    let best = ls.iter().fold(f64::NEG_INFINITY, |m, &l| m.max(l));
+    assert!(fit.log_marginal_likelihood >= best - 2e-3, "{} < {best}", fit.log_marginal_likelihood);
+    assert!(largest_fall < 1e-3, "{largest_fall}");
+    assert!(ls[ls.len() - 1] > ls[0] + 5.0, "{ls:?}");
+    // The accuracy recomputed from the weights and the kernel at the training points.
+    let centres: Vec<[f64; 2]> = fit.relevant.iter().filter(|&&m| m > 0).map(|&m| data.x[m - 1]).collect();
+    let bias = fit.relevant.first() == Some(&0);
+    let rows = kernel_cross_2d(&data.x, &centres, 0.5, bias).unwrap();
+    let correct = (0..data.x.len())
+        .filter(|&r| {
+            let row: Vec<f64> = rows.row(r).iter().copied().collect();
+            (predict_probability(&fit.weights, &row) >= 0.5) == (t[r] == 1.0)
+        })
+        .count();
+    assert_eq!(correct as f64 / 100.0, fit.accuracy);
+    // The fit is a stationary point of its own re-estimation: γᵢ/wᵢ*² = αᵢ to 10⁻⁵.
+    let mode = classifier.mode();
+    let sigma = mode.sigma_diagonal();
+    for (i, &a) in fit.alpha.iter().enumerate() {
+        let gamma = 1.0 - a * sigma[i];
+        let next = gamma / (mode.w[i] * mode.w[i]);
+        assert!((next / a - 1.0).abs() < 1e-5, "α{i}: {a} → {next}");
+    }
+}
