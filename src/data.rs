@@ -80,20 +80,46 @@ impl Sinusoid {
     /// # Errors
     /// [`Error::OutOfRange`] for N > [`MAX_POINTS`] or σ < 0; [`Error::NotFinite`] for σ.
     pub fn generate(&self) -> Result<Dataset> {
-        if self.n > MAX_POINTS {
-            return Err(Error::OutOfRange {
-                name: "N",
-                value: self.n.to_string(),
-                bound: Bound::AtMost { max: MAX_POINTS as u64 },
-            });
-        }
-        let sd = ensure_non_negative("σ", self.noise)?;
-        let noise = Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: sd.to_string() })?;
-        let mut rng = Pcg64::seed_from_u64(self.seed);
-        let x: Vec<f64> = (0..self.n).map(|_| rng.random::<f64>()).collect();
-        let t = x.iter().map(|&xn| Self::truth(xn) + noise.sample(&mut rng)).collect();
-        Ok(Dataset { x, t })
+        noisy_function(self.n, self.noise, self.seed, |rng| rng.random::<f64>(), Self::truth)
     }
+}
+
+/// N inputs drawn by `draw`, then targets truth(xₙ) + N(0, σ²), all from one PCG64 seeded
+/// with `seed` (inputs first, so a data set never changes with its noise level).
+///
+/// # Errors
+/// [`Error::OutOfRange`] for N > [`MAX_POINTS`] or σ < 0; [`Error::NotFinite`] for σ.
+fn noisy_function(
+    n: usize,
+    noise: f64,
+    seed: u64,
+    mut draw: impl FnMut(&mut Pcg64) -> f64,
+    truth: fn(f64) -> f64,
+) -> Result<Dataset> {
+    check_count(n)?;
+    let normal = normal_noise(noise)?;
+    let mut rng = Pcg64::seed_from_u64(seed);
+    let x: Vec<f64> = (0..n).map(|_| draw(&mut rng)).collect();
+    let t = x.iter().map(|&xn| truth(xn) + normal.sample(&mut rng)).collect();
+    Ok(Dataset { x, t })
+}
+
+/// `Ok` for N ≤ [`MAX_POINTS`], else [`Error::OutOfRange`] naming N.
+fn check_count(n: usize) -> Result<()> {
+    if n > MAX_POINTS {
+        return Err(Error::OutOfRange {
+            name: "N",
+            value: n.to_string(),
+            bound: Bound::AtMost { max: MAX_POINTS as u64 },
+        });
+    }
+    Ok(())
+}
+
+/// N(0, σ²) noise, σ ≥ 0.
+fn normal_noise(sd: f64) -> Result<Normal<f64>> {
+    let sd = ensure_non_negative("σ", sd)?;
+    Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: sd.to_string() })
 }
 
 /// The sinc benchmark of Tipping (2001, §5.1) and Tipping & Faul (2003, §5):
@@ -132,20 +158,8 @@ impl Sinc {
     /// # Errors
     /// As [`Sinusoid::generate`].
     pub fn generate(&self) -> Result<Dataset> {
-        if self.n > MAX_POINTS {
-            return Err(Error::OutOfRange {
-                name: "N",
-                value: self.n.to_string(),
-                bound: Bound::AtMost { max: MAX_POINTS as u64 },
-            });
-        }
-        let sd = ensure_non_negative("σ", self.noise)?;
-        let noise = Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: sd.to_string() })?;
-        let mut rng = Pcg64::seed_from_u64(self.seed);
         let (lo, hi) = Self::DOMAIN;
-        let x: Vec<f64> = (0..self.n).map(|_| rng.random_range(lo..hi)).collect();
-        let t = x.iter().map(|&xn| Self::truth(xn) + noise.sample(&mut rng)).collect();
-        Ok(Dataset { x, t })
+        noisy_function(self.n, self.noise, self.seed, |rng| rng.random_range(lo..hi), Self::truth)
     }
 }
 
@@ -176,9 +190,7 @@ impl StraightLine {
     /// As [`Sinusoid::generate`].
     pub fn generate(&self) -> Result<Dataset> {
         let unit = Sinusoid { n: self.n, noise: 0.0, seed: self.seed }.generate()?;
-        let noise = ensure_non_negative("σ", self.noise)?;
-        let normal =
-            Normal::new(0.0, noise).map_err(|_| Error::NotFinite { name: "σ".into(), value: noise.to_string() })?;
+        let normal = normal_noise(self.noise)?;
         let mut rng = Pcg64::seed_from_u64(self.seed ^ 0x5EED_0003);
         let x: Vec<f64> = unit.x.iter().map(|&u| 2.0 * u - 1.0).collect();
         let t = x.iter().map(|&xn| Self::truth(xn) + normal.sample(&mut rng)).collect();
@@ -222,15 +234,8 @@ impl TwoClass {
     /// # Errors
     /// [`Error::OutOfRange`] for N > [`MAX_POINTS`].
     pub fn generate(&self) -> Result<LabelledPoints> {
-        if self.n > MAX_POINTS {
-            return Err(Error::OutOfRange {
-                name: "N",
-                value: self.n.to_string(),
-                bound: Bound::AtMost { max: MAX_POINTS as u64 },
-            });
-        }
-        let normal = Normal::new(0.0, Self::spread())
-            .map_err(|_| Error::NotFinite { name: "σ".into(), value: Self::spread().to_string() })?;
+        check_count(self.n)?;
+        let normal = normal_noise(Self::spread())?;
         let mut rng = Pcg64::seed_from_u64(self.seed);
         let mut points = LabelledPoints::default();
         for n in 0..self.n {
