@@ -23,23 +23,14 @@ use rvm_lab::rvm::{Action, ClassicRvm, FastRvm, FastSettings, Problem, Rule, Sel
 
 /// Gaussian kernel design exp(−(x − xₙ)²/2s²) on every input, with a bias column first.
 fn kernel_design(x: &[f64], width: f64) -> DMatrix<f64> {
-    DMatrix::from_fn(x.len(), x.len() + 1, |n, m| {
-        if m == 0 { 1.0 } else { (-(x[n] - x[m - 1]).powi(2) / (2.0 * width * width)).exp() }
-    })
+    rvm_lab::basis::kernel_design(x, width, true).unwrap()
 }
 
-/// sinc(x) = sin x / x.
-fn sinc(x: f64) -> f64 {
-    if x == 0.0 { 1.0 } else { x.sin() / x }
-}
-
-/// N noisy samples of sinc on [−10, 10].
+/// N noisy samples of sinc on [−10, 10] (Tipping's benchmark data).
 fn sinc_data(n: usize, noise: f64, seed: u64) -> (Vec<f64>, DVector<f64>) {
-    let mut rng = Pcg64::seed_from_u64(seed);
-    let normal = Normal::new(0.0, noise).unwrap();
-    let x: Vec<f64> = (0..n).map(|_| rng.random_range(-10.0..10.0)).collect();
-    let t = DVector::from_iterator(n, x.iter().map(|&x| sinc(x) + normal.sample(&mut rng)));
-    (x, t)
+    let data = rvm_lab::data::Sinc { n, noise, seed }.generate().unwrap();
+    let t = DVector::from_column_slice(&data.t);
+    (data.x, t)
 }
 
 /// Everything the fast method maintains, computed from C = β⁻¹I + Φ_𝒜A⁻¹Φ_𝒜ᵀ directly.
@@ -324,7 +315,7 @@ fn sinc_fixture() -> (Arc<Problem>, serde_json::Value) {
     assert_eq!(header, ["x", "t"]);
     let x: Vec<f64> = rows.iter().map(|r| r[0]).collect();
     let t = DVector::from_iterator(rows.len(), rows.iter().map(|r| r[1]));
-    let phi = rvm_lab::basis::kernel_design(&x, 3.0, true).unwrap();
+    let phi = kernel_design(&x, 3.0);
     (Arc::new(Problem::new(phi, t).unwrap()), read_json("sinc_ard_sklearn.json"))
 }
 
