@@ -59,8 +59,9 @@ pub struct Event {
     pub log_ml: f64,
     /// Active basis functions after the step.
     pub active: usize,
-    /// Noise precision after the step.
-    pub beta: f64,
+    /// Noise precision after the step (`None` for a classifier, which has no noise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beta: Option<f64>,
     /// Candidates refused while choosing this step because each was nearly parallel to an
     /// active basis function (the alignment test).
     pub refused: Vec<usize>,

@@ -20,19 +20,13 @@
 use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
-use rand::{RngExt, SeedableRng};
-use rand_pcg::Pcg64;
 
+pub use super::active_set::{ALIGNMENT_MAX_COSINE, MIN_DELTA_LN_ALPHA, Selection};
+use super::active_set::{ActiveSet, Candidate};
 use super::event::{Action, Event};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
 
-/// A candidate is refused when |cos| of its angle to an active basis function exceeds this
-/// (Tipping's reference implementation: `AlignmentMax = 1 − 10⁻³`).
-pub const ALIGNMENT_MAX_COSINE: f64 = 1.0 - 1e-3;
-/// Re-estimations changing ln αᵢ by less than this are not worth a step, and convergence
-/// needs every |Δ ln αᵢ| below it (reference: `MinDeltaLogAlpha`).
-pub const MIN_DELTA_LN_ALPHA: f64 = 1e-3;
 /// With the noise estimated, convergence also needs |Δ ln β| below this.
 pub const MIN_DELTA_LN_BETA: f64 = 1e-3;
 /// The first step at which β is re-estimated (reference: `BetaUpdateStart`).
@@ -43,40 +37,6 @@ pub const NOISE_EVERY: usize = 5;
 /// β never exceeds this multiple of 1/var(t) (reference: a cap of 10⁶/var t), so a model
 /// that interpolates the data does not send it to ∞.
 const MAX_BETA_TIMES_VARIANCE: f64 = 1e6;
-
-/// How the basis function of the next step is chosen among those worth acting on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Selection {
-    /// The one whose action raises L most, deletions first (the reference's default).
-    Greedy,
-    /// The next one in column order after the last one chosen.
-    Cyclic,
-    /// One drawn uniformly, from a seeded generator.
-    Random,
-}
-
-impl Selection {
-    /// Names, as in the command line and the URL.
-    pub const NAMES: [&'static str; 3] = ["greedy", "cyclic", "random"];
-
-    /// The selection called `name`.
-    ///
-    /// # Errors
-    /// [`Error::UnknownChoice`] for a name not in [`Selection::NAMES`].
-    pub fn from_name(name: &str) -> Result<Self> {
-        match name {
-            "greedy" => Ok(Selection::Greedy),
-            "cyclic" => Ok(Selection::Cyclic),
-            "random" => Ok(Selection::Random),
-            _ => Err(Error::UnknownChoice { name: "selection", value: name.into(), options: Self::NAMES.join(", ") }),
-        }
-    }
-
-    /// The name of the selection.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-}
 
 /// The options of a fast run.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -108,19 +68,6 @@ impl Default for FastSettings {
     }
 }
 
-/// What one step would do to basis function `basis`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Candidate {
-    basis: usize,
-    action: Action,
-    s: f64,
-    q: f64,
-    /// αᵢ after the action (`None`: deleted).
-    alpha_new: Option<f64>,
-    /// The change of L it makes.
-    delta_l: f64,
-}
-
 /// The part of [`FastRvm`] that a change of β recomputes ([`FastRvm::full_statistics`]).
 #[derive(Debug, Clone)]
 struct NoiseState {
@@ -138,29 +85,14 @@ pub struct FastRvm {
     problem: Arc<Problem>,
     settings: FastSettings,
     beta: f64,
-    /// Active basis functions (columns of Φ) in model order.
-    active: Vec<usize>,
-    /// αᵢ of the active ones, in model order.
-    alpha: Vec<f64>,
-    /// Position in `active` of each column, if active.
-    slot: Vec<Option<usize>>,
-    /// Φᵀφₖ for each active k, in model order (the M × M_𝒜 matrix Φᵀ Φ_𝒜 by columns).
-    gram: Vec<DVector<f64>>,
+    /// The active basis functions, their αᵢ and Gram columns, Sₘ and Qₘ, the refusals.
+    set: ActiveSet,
     /// Σ of the active weights.
     sigma: DMatrix<f64>,
     /// μ of the active weights.
     mu: DVector<f64>,
-    /// Sₘ for every column.
-    big_s: DVector<f64>,
-    /// Qₘ for every column.
-    big_q: DVector<f64>,
     /// L = ln p(t|α, β).
     log_ml: f64,
-    /// For each column refused by the alignment test, the active column it is parallel to.
-    refused: Vec<Option<usize>>,
-    /// Where [`Selection::Cyclic`] looks next.
-    cursor: usize,
-    rng: Pcg64,
     events: Vec<Event>,
     converged: bool,
 }
@@ -183,27 +115,18 @@ impl FastRvm {
         let first = best_aligned(&problem).ok_or(Error::NoData)?;
         let (s, q) = (beta * problem.norms_sq[first], beta * problem.phi_t[first]);
         let alpha = if q * q > s { s * s / (q * q - s) } else { 1000.0 * problem.norms_sq[first] };
-        let m = problem.m();
+        let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mut rvm = Self {
             settings,
             beta,
-            active: vec![first],
-            alpha: vec![alpha],
-            slot: vec![None; m],
-            gram: vec![problem.gram_column(first)],
+            set,
             sigma: DMatrix::zeros(1, 1),
             mu: DVector::zeros(1),
-            big_s: DVector::zeros(m),
-            big_q: DVector::zeros(m),
             log_ml: 0.0,
-            refused: vec![None; m],
-            cursor: 0,
-            rng: Pcg64::seed_from_u64(settings.seed),
             events: vec![],
             converged: false,
             problem,
         };
-        rvm.slot[first] = Some(0);
         rvm.full_statistics()?;
         let empty = empty_log_ml(&rvm.problem, beta);
         rvm.events.push(Event {
@@ -218,7 +141,7 @@ impl FastRvm {
             delta_l: rvm.log_ml - empty,
             log_ml: rvm.log_ml,
             active: 1,
-            beta,
+            beta: Some(beta),
             refused: vec![],
         });
         Ok(rvm)
@@ -251,12 +174,12 @@ impl FastRvm {
 
     /// Active basis functions in model order.
     pub fn active(&self) -> &[usize] {
-        &self.active
+        &self.set.active
     }
 
     /// Their αᵢ, in model order.
     pub fn alpha(&self) -> &[f64] {
-        &self.alpha
+        &self.set.alpha
     }
 
     /// Posterior mean μ of the active weights, in model order.
@@ -281,29 +204,30 @@ impl FastRvm {
 
     /// Sₘ and Qₘ for every column m (PRML 7.102–7.103 with C₋ᵢ → C).
     pub fn statistics(&self) -> (&DVector<f64>, &DVector<f64>) {
-        (&self.big_s, &self.big_q)
+        (&self.set.big_s, &self.set.big_q)
     }
 
     /// The sparsity sₘ and quality qₘ of column m (PRML 7.104–7.105).
     pub fn sparsity_quality(&self, m: usize) -> (f64, f64) {
-        let (big_s, big_q) = (self.big_s[m], self.big_q[m]);
-        match self.slot[m] {
-            Some(j) => {
-                let alpha = self.alpha[j];
-                (alpha * big_s / (alpha - big_s), alpha * big_q / (alpha - big_s))
-            }
-            None => (big_s, big_q),
-        }
+        self.set.sparsity_quality(m)
     }
 
     /// Columns refused by the alignment test and not reinstated since.
     pub fn refused(&self) -> impl Iterator<Item = usize> + '_ {
-        self.refused.iter().enumerate().filter_map(|(m, r)| r.map(|_| m))
+        self.set.refused()
     }
 
     /// The fit as it stands.
     pub fn fit(&self) -> RvmFit {
-        RvmFit::new(&self.active, self.mu.as_slice(), &self.alpha, self.beta, self.log_ml, self.steps(), self.converged)
+        RvmFit::new(
+            &self.set.active,
+            self.mu.as_slice(),
+            &self.set.alpha,
+            self.beta,
+            self.log_ml,
+            self.steps(),
+            self.converged,
+        )
     }
 
     /// Steps until convergence or [`FastSettings::max_steps`].
@@ -335,7 +259,8 @@ impl FastRvm {
             self.noise_step(step, vec![])?
         } else {
             let mut refused = vec![];
-            match self.choose(&mut refused) {
+            let (selection, alignment_test) = (self.settings.selection, self.settings.alignment_test);
+            match self.set.choose(selection, alignment_test, &self.problem.norms_sq, &mut refused) {
                 Some(candidate) => self.apply(step, candidate, refused)?,
                 None => self.finish(step, refused)?,
             }
@@ -344,113 +269,13 @@ impl FastRvm {
         Ok(self.events.last())
     }
 
-    /// The candidate of the step: chosen by the selection rule among those worth acting on,
-    /// after refusing (and recording in `refused`) additions that fail the alignment test.
-    fn choose(&mut self, refused: &mut Vec<usize>) -> Option<Candidate> {
-        loop {
-            let candidate = self.select()?;
-            if candidate.action == Action::Add
-                && self.settings.alignment_test
-                && let Some(parallel) = self.parallel_active(candidate.basis)
-            {
-                self.refused[candidate.basis] = Some(parallel);
-                refused.push(candidate.basis);
-                continue;
-            }
-            return Some(candidate);
-        }
-    }
-
-    /// The selection rule applied to every column's candidate action.
-    fn select(&mut self) -> Option<Candidate> {
-        let m = self.problem.m();
-        match self.settings.selection {
-            Selection::Greedy => {
-                // One pass, no list: the largest ΔL among deletions and among all (the last
-                // of equals, as `Iterator::max_by` would pick).
-                let (mut delete, mut any): (Option<Candidate>, Option<Candidate>) = (None, None);
-                for candidate in (0..m).filter_map(|i| self.candidate(i)) {
-                    let beats =
-                        |best: &Option<Candidate>| best.is_none_or(|b| candidate.delta_l.total_cmp(&b.delta_l).is_ge());
-                    if candidate.action == Action::Delete && beats(&delete) {
-                        delete = Some(candidate);
-                    }
-                    if beats(&any) {
-                        any = Some(candidate);
-                    }
-                }
-                delete.or(any)
-            }
-            Selection::Cyclic => {
-                let found = (0..m).map(|k| (self.cursor + k) % m).find_map(|i| self.candidate(i))?;
-                self.cursor = (found.basis + 1) % m;
-                Some(found)
-            }
-            Selection::Random => {
-                let all: Vec<Candidate> = (0..m).filter_map(|i| self.candidate(i)).collect();
-                if all.is_empty() {
-                    return None;
-                }
-                let pick = self.rng.random_range(0..all.len());
-                Some(all[pick])
-            }
-        }
-    }
-
-    /// What a step on column `i` would do, if it is worth doing: add (inactive, θ > 0, not
-    /// refused), re-estimate (active, θ > 0, |Δ ln α| ≥ [`MIN_DELTA_LN_ALPHA`]) or delete
-    /// (active, θ ≤ 0, not the last one), with its ΔL (Tipping & Faul 2003, eq 27–29).
-    fn candidate(&self, i: usize) -> Option<Candidate> {
-        let (s, q) = self.sparsity_quality(i);
-        let theta = q * q - s;
-        let (big_s, big_q) = (self.big_s[i], self.big_q[i]);
-        let candidate = |action, alpha_new, delta_l| Candidate { basis: i, action, s, q, alpha_new, delta_l };
-        match self.slot[i] {
-            None if theta > 0.0 && self.refused[i].is_none() => {
-                // ΔL = ½[Q²/S − 1 − ln(Q²/S)] for αᵢ = s²/θ (eq 27).
-                let ratio = big_q * big_q / big_s;
-                let delta_l = 0.5 * (ratio - 1.0 - ratio.ln());
-                (delta_l > 0.0).then(|| candidate(Action::Add, Some(s * s / theta), delta_l))
-            }
-            None => None,
-            Some(j) if theta > 0.0 => {
-                let (old, new) = (self.alpha[j], s * s / theta);
-                if (new.ln() - old.ln()).abs() < MIN_DELTA_LN_ALPHA {
-                    return None;
-                }
-                // ΔL = ½[ΔQ²/(ΔS + 1) − ln(1 + SΔ)], Δ = 1/α̃ − 1/α (eq 28).
-                let delta = 1.0 / new - 1.0 / old;
-                let delta_l = 0.5 * (delta * big_q * big_q / (delta * big_s + 1.0) - (delta * big_s).ln_1p());
-                Some(candidate(Action::Reestimate, Some(new), delta_l))
-            }
-            Some(j) => {
-                if self.active.len() == 1 {
-                    return None;
-                }
-                // ΔL = λ(∞) − λ(α) = ½[ln(1 + s/α) − q²/(s + α)] (eq 29).
-                let alpha = self.alpha[j];
-                let delta_l = 0.5 * ((s / alpha).ln_1p() - q * q / (s + alpha));
-                (delta_l > 0.0).then(|| candidate(Action::Delete, None, delta_l))
-            }
-        }
-    }
-
-    /// The active column that column `i` is nearly parallel to, if any.
-    fn parallel_active(&self, i: usize) -> Option<usize> {
-        let norms = &self.problem.norms_sq;
-        self.active.iter().zip(&self.gram).find_map(|(&k, g)| {
-            let cosine = g[i] / (norms[i] * norms[k]).sqrt();
-            (cosine.abs() > ALIGNMENT_MAX_COSINE).then_some(k)
-        })
-    }
-
     /// Carries out `candidate` and reports it as the event of `step`.
     ///
     /// # Errors
     /// As [`FastRvm::add`]; the model is then unchanged.
     fn apply(&mut self, step: usize, candidate: Candidate, refused: Vec<usize>) -> Result<Event> {
         let i = candidate.basis;
-        let alpha_old = self.slot[i].map(|j| self.alpha[j]);
+        let alpha_old = self.set.slot(i).map(|j| self.set.alpha[j]);
         let delta_l = match (candidate.action, candidate.alpha_new) {
             (Action::Add, Some(alpha)) => self.add(i, alpha)?,
             (Action::Reestimate, Some(alpha)) => {
@@ -475,19 +300,10 @@ impl FastRvm {
             alpha_new: candidate.alpha_new,
             delta_l,
             log_ml: self.log_ml,
-            active: self.active.len(),
-            beta: self.beta,
+            active: self.set.active.len(),
+            beta: Some(self.beta),
             refused,
         })
-    }
-
-    /// G·v = Σₖ vₖ Φᵀφₖ over the active k: an M-vector, M·M_𝒜 operations.
-    fn gram_times(&self, v: &DVector<f64>) -> DVector<f64> {
-        let mut out = DVector::zeros(self.problem.m());
-        for (g, &vk) in self.gram.iter().zip(v.iter()) {
-            out.axpy(vk, g, 1.0);
-        }
-        out
     }
 
     /// Adds column i with precision α: one product Φᵀφᵢ (N·M) for its Gram column, then
@@ -501,16 +317,10 @@ impl FastRvm {
     /// not added. Returns the change of L.
     fn add(&mut self, i: usize, alpha: f64) -> Result<f64> {
         let before = self.log_ml;
-        self.slot[i] = Some(self.active.len());
-        self.active.push(i);
-        self.alpha.push(alpha);
-        self.gram.push(self.problem.gram_column(i));
+        self.set.push(i, alpha, self.problem.gram_column(i));
         if let Err(e) = self.full_statistics() {
             // `full_statistics` changed nothing: only the column itself is taken back.
-            self.slot[i] = None;
-            self.active.pop();
-            self.alpha.pop();
-            self.gram.pop();
+            self.set.pop();
             return Err(e);
         }
         Ok(self.log_ml - before)
@@ -520,32 +330,21 @@ impl FastRvm {
     /// κ = 1/(Σⱼⱼ + 1/(α̃ − α)), Σ ← Σ − κσσᵀ, μ ← μ − κμⱼσ, and with v = βGσ:
     /// Sₘ ← Sₘ + κvₘ², Qₘ ← Qₘ + κμⱼvₘ.
     fn reestimate(&mut self, i: usize, alpha: f64) {
-        let Some(j) = self.slot[i] else { return };
-        let kappa = 1.0 / (self.sigma[(j, j)] + 1.0 / (alpha - self.alpha[j]));
+        let Some(j) = self.set.slot(i) else { return };
+        let kappa = 1.0 / (self.sigma[(j, j)] + 1.0 / (alpha - self.set.alpha[j]));
         self.rank_one_downdate(j, kappa);
-        self.alpha[j] = alpha;
+        self.set.alpha[j] = alpha;
     }
 
     /// Deletes active column i (Appendix A, eq 53–56): the re-estimation with α̃ = ∞, i.e.
     /// κ = 1/Σⱼⱼ, after which row and column j of Σ are zero and are removed.
     fn delete(&mut self, i: usize) {
-        let Some(j) = self.slot[i] else { return };
+        let Some(j) = self.set.slot(i) else { return };
         let kappa = 1.0 / self.sigma[(j, j)];
         self.rank_one_downdate(j, kappa);
         self.sigma = self.sigma.clone().remove_row(j).remove_column(j);
         self.mu = self.mu.clone().remove_row(j);
-        self.active.remove(j);
-        self.alpha.remove(j);
-        self.gram.remove(j);
-        self.slot[i] = None;
-        for (k, &m) in self.active.iter().enumerate().skip(j) {
-            self.slot[m] = Some(k);
-        }
-        for r in &mut self.refused {
-            if *r == Some(i) {
-                *r = None;
-            }
-        }
+        self.set.remove(i);
     }
 
     /// Σ ← Σ − κσσᵀ, μ ← μ − κμⱼσ, S ← S + κv², Q ← Q + κμⱼv with σ = Σ[:, j], v = βGσ:
@@ -553,11 +352,11 @@ impl FastRvm {
     fn rank_one_downdate(&mut self, j: usize, kappa: f64) {
         let column = self.sigma.column(j).into_owned();
         let mu_j = self.mu[j];
-        let v = self.gram_times(&column) * self.beta;
+        let v = self.set.gram_times(&column) * self.beta;
         self.sigma -= &column * column.transpose() * kappa;
         self.mu -= &column * (kappa * mu_j);
-        self.big_s += v.map(|x| x * x) * kappa;
-        self.big_q += &v * (kappa * mu_j);
+        self.set.big_s += v.map(|x| x * x) * kappa;
+        self.set.big_q += &v * (kappa * mu_j);
     }
 
     /// Σ, μ, L, S and Q recomputed for the current α and β, with Φ_𝒜ᵀΦ_𝒜 read from the
@@ -567,23 +366,25 @@ impl FastRvm {
     /// # Errors
     /// [`Error::NotPositiveDefinite`] if Σ⁻¹ is numerically singular; nothing changes.
     fn full_statistics(&mut self) -> Result<()> {
-        let n = self.active.len();
-        let gram = DMatrix::from_fn(n, n, |r, c| self.gram[c][self.active[r]]);
-        let posterior = ActivePosterior::from_gram(&self.problem, &self.active, &self.alpha, self.beta, gram)?;
+        let set = &self.set;
+        let n = set.active.len();
+        let gram = DMatrix::from_fn(n, n, |r, c| set.gram[c][set.active[r]]);
+        let posterior = ActivePosterior::from_gram(&self.problem, &set.active, &set.alpha, self.beta, gram)?;
         let beta = self.beta;
-        let rows = DMatrix::from_fn(n, self.problem.m(), |k, m| self.gram[k][m]);
+        let rows = DMatrix::from_fn(n, self.problem.m(), |k, m| set.gram[k][m]);
         let whitened = posterior.factor.solve_lower_matrix(rows);
-        self.big_s = DVector::from_fn(self.problem.m(), |m, _| {
+        let big_s = DVector::from_fn(self.problem.m(), |m, _| {
             beta * self.problem.norms_sq[m] - beta * beta * whitened.column(m).norm_squared()
         });
-        self.big_q = (&self.problem.phi_t - self.gram_times(&posterior.mu)) * beta;
+        let big_q = (&self.problem.phi_t - set.gram_times(&posterior.mu)) * beta;
+        (self.set.big_s, self.set.big_q) = (big_s, big_q);
         (self.sigma, self.mu, self.log_ml) = (posterior.sigma, posterior.mu, posterior.log_ml);
         Ok(())
     }
 
     /// The residual and Σγᵢ of the current posterior, for re-estimating β.
     fn noise_fit(&self) -> NoiseFit {
-        NoiseFit::new(&self.problem, &self.active, &self.alpha, &self.sigma, &self.mu)
+        NoiseFit::new(&self.problem, &self.set.active, &self.set.alpha, &self.sigma, &self.mu)
     }
 
     /// The cap on β: [`MAX_BETA_TIMES_VARIANCE`]/var(t).
@@ -625,8 +426,8 @@ impl FastRvm {
             alpha_new: None,
             delta_l: self.log_ml - log_ml_before,
             log_ml: self.log_ml,
-            active: self.active.len(),
-            beta: self.beta,
+            active: self.set.active.len(),
+            beta: Some(self.beta),
             refused,
         }
     }
@@ -637,8 +438,8 @@ impl FastRvm {
             beta: self.beta,
             sigma: self.sigma.clone(),
             mu: self.mu.clone(),
-            big_s: self.big_s.clone(),
-            big_q: self.big_q.clone(),
+            big_s: self.set.big_s.clone(),
+            big_q: self.set.big_q.clone(),
             log_ml: self.log_ml,
         }
     }
@@ -649,8 +450,8 @@ impl FastRvm {
             beta: self.beta,
             sigma: self.sigma,
             mu: self.mu,
-            big_s: self.big_s,
-            big_q: self.big_q,
+            big_s: self.set.big_s,
+            big_q: self.set.big_q,
             log_ml: self.log_ml,
         } = state;
     }
@@ -665,7 +466,7 @@ impl FastRvm {
             let event = self.noise_step(step, refused.clone())?;
             // The safeguard may have taken the smaller EM move instead; only a real move
             // keeps the run going.
-            if moves(event.beta) {
+            if event.beta.is_some_and(moves) {
                 return Ok(event);
             }
         }

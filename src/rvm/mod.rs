@@ -22,6 +22,7 @@ use serde::Serialize;
 use crate::error::{Error, Result, ensure_all_finite};
 use crate::linalg::CholeskyFactor;
 
+mod active_set;
 pub mod classic;
 pub mod classification;
 pub mod event;

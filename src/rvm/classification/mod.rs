@@ -15,8 +15,12 @@ use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use super::classic::PRUNE_GAMMA;
+
+pub mod fast;
+
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
+pub use fast::FastRvmClassifier;
 
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
 const HESSIAN: &str = "H = ΦᵀBΦ + A";
@@ -132,6 +136,22 @@ impl Mode {
     }
 }
 
+/// Checks that every label tₙ is 0 or 1.
+///
+/// # Errors
+/// [`Error::NotFinite`] for NaN or ±∞, [`Error::OutOfRange`] for any other value.
+pub fn check_labels(t: &DVector<f64>) -> Result<()> {
+    if let Some(&bad) = t.iter().find(|&&v| v != 0.0 && v != 1.0) {
+        ensure_finite("t", bad)?;
+        return Err(Error::OutOfRange {
+            name: "t",
+            value: bad.to_string(),
+            bound: Bound::WholeBetween { min: 0, max: 1 },
+        });
+    }
+    Ok(())
+}
+
 /// Checks Φ, t and α: N, M ≥ 1, matching lengths, finite Φ, tₙ ∈ {0, 1}, αᵢ > 0.
 fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
     if phi.nrows() == 0 || phi.ncols() == 0 {
@@ -148,14 +168,7 @@ fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
         });
     }
     ensure_all_finite("Φ", phi.as_slice())?;
-    if let Some(&bad) = t.iter().find(|&&v| v != 0.0 && v != 1.0) {
-        ensure_finite("t", bad)?;
-        return Err(Error::OutOfRange {
-            name: "t",
-            value: bad.to_string(),
-            bound: Bound::WholeBetween { min: 0, max: 1 },
-        });
-    }
+    check_labels(t)?;
     for &a in alpha {
         ensure_positive("α", a)?;
     }
@@ -301,6 +314,30 @@ pub struct ClassificationFit {
     pub accuracy: f64,
 }
 
+impl ClassificationFit {
+    /// The fit of the columns `active` with precisions `alpha` and mode `mode` (both in
+    /// the order of `active`) on labels `t`, listed by ascending column index.
+    fn new(active: &[usize], alpha: &[f64], mode: &Mode, t: &DVector<f64>, iterations: usize, converged: bool) -> Self {
+        let mut order: Vec<usize> = (0..active.len()).collect();
+        order.sort_by_key(|&j| active[j]);
+        Self {
+            relevant: order.iter().map(|&j| active[j]).collect(),
+            weights: order.iter().map(|&j| mode.w[j]).collect(),
+            alpha: order.iter().map(|&j| alpha[j]).collect(),
+            log_marginal_likelihood: mode.laplace_log_ml(alpha),
+            iterations,
+            converged,
+            accuracy: accuracy(&mode.y, t),
+        }
+    }
+}
+
+/// The fraction of points with (yₙ ≥ ½) = (tₙ = 1).
+pub fn accuracy(y: &DVector<f64>, t: &DVector<f64>) -> f64 {
+    let correct = y.iter().zip(t.iter()).filter(|&(&y, &t)| (y >= 0.5) == (t == 1.0)).count();
+    correct as f64 / t.len() as f64
+}
+
 /// The classic RVM classifier (Tipping 2001; PRML 7.113–7.116): every sweep re-estimates
 /// all αᵢ from the Laplace approximation at the current mode,
 ///
@@ -383,16 +420,7 @@ impl ClassicRvmClassifier {
 
     /// The fit as it stands.
     pub fn fit(&self) -> ClassificationFit {
-        let correct = self.mode.y.iter().zip(self.t.iter()).filter(|&(&y, &t)| (y >= 0.5) == (t == 1.0)).count();
-        ClassificationFit {
-            relevant: self.active.clone(),
-            weights: self.mode.w.as_slice().to_vec(),
-            alpha: self.alpha.clone(),
-            log_marginal_likelihood: self.log_ml(),
-            iterations: self.history.len() - 1,
-            converged: self.converged,
-            accuracy: correct as f64 / self.t.len() as f64,
-        }
+        ClassificationFit::new(&self.active, &self.alpha, &self.mode, &self.t, self.history.len() - 1, self.converged)
     }
 
     /// Sweeps until convergence or [`ClassifierSettings::max_sweeps`].
