@@ -14,16 +14,15 @@ use plotters::prelude::*;
 use super::clock::now_ms;
 use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
+use super::replay::{Replay, action_colour};
 use super::{Cell, Message, Panel, Readout, Settings, Table, View};
 use crate::basis::{evenly_spaced, kernel_centre, kernel_column, kernel_design};
 use crate::data::Dataset;
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::lambda::LambdaChart;
+use crate::plot::fit::widen;
 use crate::plot::predictive::PredictiveScene;
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
-use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, Selection, predict};
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
@@ -36,19 +35,8 @@ const EM_SWEEPS: usize = 5_000;
 const CLASSIC_SWEEPS: usize = 5_000;
 /// Most steps of a fast run.
 const MAX_STEPS: usize = 5_000;
-/// A copy of the run is kept every this many steps, so any step is at most this many
-/// steps from a copy (stepping back replays from the copy before).
-const CHECKPOINT: usize = 16;
 /// Points of the curves along x.
 const GRID: usize = 240;
-/// Rows of the event log.
-const LOG_ROWS: usize = 10;
-
-/// Colours and names of the three actions on a basis function (Okabe–Ito, apart from the
-/// data's blue, the mean's vermilion and the truth's green): add, re-estimate, delete.
-const ADD: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
-const REESTIMATE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
-const DELETE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
@@ -158,14 +146,8 @@ pub struct FastRvmView {
     data: Dataset,
     width: f64,
     noise: f64,
-    /// The run at steps 0, [`CHECKPOINT`], 2·[`CHECKPOINT`], …
-    checkpoints: Vec<FastRvm>,
-    /// Every event of the run to its end.
-    events: Vec<Event>,
-    /// Milliseconds the fast run took to converge.
-    elapsed_ms: f64,
-    /// The run at the step shown.
-    current: FastRvm,
+    /// The fast run to its end, and the step shown.
+    replay: Replay<FastRvm>,
     /// Classic and EM, when N ≤ [`COMPARE_MAX_N`]; failed ones are dropped.
     comparisons: Vec<Comparison>,
     /// The reason classic or EM could not run, if one could not.
@@ -175,40 +157,12 @@ pub struct FastRvmView {
 impl FastRvmView {
     /// The run at the step shown.
     pub fn current(&self) -> &FastRvm {
-        &self.current
+        self.replay.current()
     }
 
     /// Every event of the run to its end.
     pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    /// Steps in the whole run.
-    fn total(&self) -> usize {
-        self.events.len() - 1
-    }
-
-    /// The step shown.
-    fn shown(&self) -> usize {
-        self.current.steps()
-    }
-
-    /// The run at step `k`: the checkpoint before it, stepped forward.
-    fn state_at(&self, k: usize) -> FastRvm {
-        let k = k.min(self.total());
-        let mut run = self.checkpoints[(k / CHECKPOINT).min(self.checkpoints.len() - 1)].clone();
-        while run.steps() < k {
-            // Steps already taken once with the same data cannot fail now.
-            if !matches!(run.step(), Ok(Some(_))) {
-                break;
-            }
-        }
-        run
-    }
-
-    /// The event of the step shown.
-    fn event(&self) -> &Event {
-        &self.events[self.shown()]
+        self.replay.events()
     }
 
     /// Column m of the design as a function of x.
@@ -223,7 +177,7 @@ impl FastRvmView {
     /// The predictive mean and band of the model at the step shown (PRML 7.90–7.91).
     fn scene(&self) -> PredictiveScene {
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
-        let run = &self.current;
+        let run = self.current();
         let (mean, std_dev) = grid
             .iter()
             .map(|&x| {
@@ -257,7 +211,7 @@ impl FastRvmView {
         let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
         let mut chart = axes(area, &spec, scale)?;
         crate::plot::predictive::draw_scene(&mut chart, &scene, scale)?;
-        let run = &self.current;
+        let run = self.current();
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
         };
@@ -287,7 +241,7 @@ impl FastRvmView {
         scale: f64,
         labels: &Labels,
     ) -> Result<()> {
-        let event = self.event();
+        let event = self.replay.event();
         let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
         let height = 0.8 * clip.1;
         let style = colour.stroke_width(px(3.0, scale));
@@ -302,39 +256,6 @@ impl FastRvmView {
         let at = (X_RANGE.0 + 0.02 * (X_RANGE.1 - X_RANGE.0), clip.1 - 0.04 * (clip.1 - clip.0));
         chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
         Ok(())
-    }
-
-    /// L against step: the whole run faint, the part up to the step shown in colour.
-    fn likelihood_chart(&self) -> LineChart {
-        let all: Vec<(f64, f64)> = self.events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
-        let shown = all[..=self.shown()].to_vec();
-        let x_range = (0.0, (self.total() as f64).max(1.0));
-        // From step 2 (or a tenth of the run) on: the first steps climb hundreds of nats,
-        // the rest a few; the early part leaves through the bottom.
-        let from = (all.len() / 10).max(2).min(all.len() - 1);
-        let last = all[all.len() - 1].1;
-        LineChart {
-            x_range,
-            y_range: widen(all[from..].iter().map(|p| p.1), (last - 1.0, last + 1.0), 0.05),
-            x_name: ("step", "step"),
-            y_name: ("log-ml", "ln p(t|α,β)"),
-            title: Some(("marginal-likelihood", "marginal likelihood")),
-            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(shown, palette::MEAN, 2.0)],
-            points: vec![],
-            marker: Some(self.shown() as f64),
-        }
-    }
-
-    /// λ(α) of the basis function of the latest step that acted on one (PRML 7.97), with
-    /// its α before the step marked (∞ for an addition); the maximum is its α after.
-    fn lambda_chart(&self) -> Option<LambdaChart> {
-        let event = self.events[..=self.shown()].iter().rev().find(|e| e.basis.is_some())?;
-        let sq = SparsityQuality::new(event.s?, event.q?).ok()?;
-        Some(LambdaChart {
-            current: Some(event.alpha_old.unwrap_or(f64::INFINITY)),
-            title: Some(("lambda-of-step", "this step's basis")),
-            ..LambdaChart::new(sq)
-        })
     }
 
     /// Runs the comparison methods for at most `budget` sweeps in all.
@@ -355,25 +276,6 @@ impl FastRvmView {
     }
 }
 
-/// The colour of an action on a basis function.
-fn action_colour(action: Action) -> Option<RGBColor> {
-    match action {
-        Action::Add => Some(ADD),
-        Action::Reestimate => Some(REESTIMATE),
-        Action::Delete => Some(DELETE),
-        Action::Noise | Action::Converged => None,
-    }
-}
-
-/// A number cell, or ∞ for `None` (an inactive α).
-fn alpha_cell(alpha: Option<f64>) -> Cell {
-    alpha.map_or(Cell::Label("infinity"), Cell::Number)
-}
-
-fn number_cell(value: Option<f64>) -> Cell {
-    value.map_or(Cell::Label("none"), Cell::Number)
-}
-
 impl View for FastRvmView {
     type Settings = FastRvmSettings;
 
@@ -390,17 +292,7 @@ impl View for FastRvmView {
             seed: settings.data.seed,
             max_steps: MAX_STEPS,
         };
-        let start = now_ms();
-        let mut run = FastRvm::new(problem.clone(), options)?;
-        let mut checkpoints = vec![run.clone()];
-        while !run.is_converged() && run.steps() < MAX_STEPS {
-            run.step()?;
-            if run.steps() % CHECKPOINT == 0 {
-                checkpoints.push(run.clone());
-            }
-        }
-        let elapsed_ms = now_ms() - start;
-        let events = run.events().to_vec();
+        let replay = Replay::record(FastRvm::new(problem.clone(), options)?, MAX_STEPS, settings.k)?;
         let (mut comparisons, mut comparison_error) = (vec![], None);
         if data.x.len() <= COMPARE_MAX_N {
             for (rule, max_sweeps) in [(Rule::MacKay, CLASSIC_SWEEPS), (Rule::Em, EM_SWEEPS)] {
@@ -416,19 +308,7 @@ impl View for FastRvmView {
                 }
             }
         }
-        let mut view = Self {
-            noise: settings.data.noise,
-            current: run,
-            data,
-            width: settings.width,
-            checkpoints,
-            events,
-            elapsed_ms,
-            comparisons,
-            comparison_error,
-        };
-        view.current = view.state_at(settings.k);
-        Ok(view)
+        Ok(Self { noise: settings.data.noise, data, width: settings.width, replay, comparisons, comparison_error })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -442,8 +322,8 @@ impl View for FastRvmView {
         };
         let area = self.draw_data(&main, scale, labels)?;
         let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
-        self.likelihood_chart().draw(&upper, scale, labels)?;
-        if let Some(chart) = self.lambda_chart() {
+        self.replay.likelihood_chart(("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
+        if let Some(chart) = self.replay.lambda_chart() {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
@@ -475,51 +355,20 @@ impl View for FastRvmView {
     }
 
     fn readouts(&self) -> Vec<Readout> {
-        let run = &self.current;
+        let run = self.current();
         vec![
-            Readout { key: "step", value: self.shown() as f64 },
+            Readout { key: "step", value: self.replay.shown() as f64 },
             Readout { key: "relevance-vectors", value: run.active().len() as f64 },
             Readout { key: "log-ml", value: run.log_ml() },
             Readout { key: "noise-precision", value: run.beta() },
             Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
             Readout { key: "true-noise-sd", value: self.noise },
-            Readout { key: "steps-to-converge", value: self.total() as f64 },
+            Readout { key: "steps-to-converge", value: self.replay.total() as f64 },
         ]
     }
 
     fn tables(&self) -> Vec<Table> {
-        let first = (self.shown() + 1).saturating_sub(LOG_ROWS);
-        let log = self.events[first..=self.shown()]
-            .iter()
-            .rev()
-            .map(|e| {
-                vec![
-                    Cell::Number(e.step as f64),
-                    Cell::Label(e.action.name()),
-                    e.basis.map_or(Cell::Label("none"), |m| Cell::Number(m as f64)),
-                    number_cell(e.theta),
-                    if e.basis.is_some() { alpha_cell(e.alpha_old) } else { Cell::Label("none") },
-                    if e.basis.is_some() { alpha_cell(e.alpha_new) } else { Cell::Label("none") },
-                    Cell::Number(e.delta_l),
-                    Cell::Number(e.log_ml),
-                ]
-            })
-            .collect();
-        let events = Table {
-            key: "events",
-            columns: vec!["step", "action", "basis", "theta", "alpha-old", "alpha-new", "delta-l", "log-ml"],
-            rows: log,
-        };
-        let fast = self.events.last().map(|e| {
-            vec![
-                Cell::Label("fast"),
-                Cell::Number(self.total() as f64),
-                Cell::Number(self.elapsed_ms),
-                Cell::Number(e.log_ml),
-                Cell::Number(e.active as f64),
-                Cell::Label(if e.action == Action::Converged { "yes" } else { "no" }),
-            ]
-        });
+        let fast = self.replay.method_row("fast");
         let others = self.comparisons.iter().map(|c| {
             let name = if c.run.settings().rule == Rule::MacKay { "classic" } else { "em" };
             let state = if c.run.is_converged() {
@@ -541,9 +390,9 @@ impl View for FastRvmView {
         let methods = Table {
             key: "methods",
             columns: vec!["method", "steps", "time-ms", "log-ml", "relevance-vectors", "converged"],
-            rows: fast.into_iter().chain(others).collect(),
+            rows: std::iter::once(fast).chain(others).collect(),
         };
-        vec![events, methods]
+        vec![self.replay.events_table(), methods]
     }
 
     fn messages(&self) -> Vec<Message> {
@@ -554,7 +403,7 @@ impl View for FastRvmView {
         if let Some(error) = &self.comparison_error {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        if self.events.last().is_some_and(|e| e.action != Action::Converged) {
+        if !self.replay.converged() {
             messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
         }
         messages
@@ -568,34 +417,23 @@ impl View for FastRvmView {
     const PLAY_SPEED: u8 = 1;
 
     fn step(&mut self, steps: usize) -> bool {
-        let target = (self.shown() + steps).min(self.total());
-        if target - self.shown() <= CHECKPOINT {
-            while self.current.steps() < target && matches!(self.current.step(), Ok(Some(_))) {}
-        } else {
-            self.current = self.state_at(target);
-        }
-        self.shown() < self.total()
+        self.replay.step(steps)
     }
 
     fn step_back(&mut self) -> bool {
-        let shown = self.shown();
-        if shown == 0 {
-            return false;
-        }
-        self.current = self.state_at(shown - 1);
-        true
+        self.replay.step_back()
     }
 
     fn rewind(&mut self) {
-        self.current = self.checkpoints[0].clone();
+        self.replay.rewind();
     }
 
     fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("step", self.shown().to_string()))
+        Some(("step", self.replay.shown().to_string()))
     }
 
     fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.shown(), self.total()))
+        Some((self.replay.shown(), self.replay.total()))
     }
 
     fn work(&mut self, budget: usize) -> bool {

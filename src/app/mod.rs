@@ -25,6 +25,7 @@ pub mod least_squares;
 pub mod params;
 pub mod predictive;
 pub mod regularisation;
+pub mod replay;
 pub mod report;
 pub mod sequential;
 pub mod sparsity;

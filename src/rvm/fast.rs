@@ -23,7 +23,7 @@ use nalgebra::{DMatrix, DVector};
 
 pub use super::active_set::{ALIGNMENT_MAX_COSINE, MIN_DELTA_LN_ALPHA, Selection};
 use super::active_set::{ActiveSet, Candidate};
-use super::event::{Action, Event};
+use super::event::{Action, Event, Stepper};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
 
@@ -488,4 +488,16 @@ fn best_aligned(problem: &Problem) -> Option<usize> {
 fn empty_log_ml(problem: &Problem, beta: f64) -> f64 {
     let n = problem.n() as f64;
     -0.5 * (n * (2.0 * std::f64::consts::PI).ln() - n * beta.ln() + beta * problem.targets().norm_squared())
+}
+
+impl Stepper for FastRvm {
+    fn step(&mut self) -> Result<Option<&Event>> {
+        FastRvm::step(self)
+    }
+    fn events(&self) -> &[Event] {
+        FastRvm::events(self)
+    }
+    fn is_converged(&self) -> bool {
+        FastRvm::is_converged(self)
+    }
 }

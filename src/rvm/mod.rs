@@ -30,7 +30,7 @@ pub mod fast;
 pub mod sparsity;
 
 pub use classic::{ClassicRvm, ClassicSettings, Rule};
-pub use event::{Action, Event};
+pub use event::{Action, Event, Stepper};
 pub use fast::{FastRvm, FastSettings, Selection};
 
 /// The formula named when Σ⁻¹ = A + βΦᵀΦ is not positive definite (PRML 7.83).

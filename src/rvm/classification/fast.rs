@@ -28,7 +28,7 @@ use nalgebra::DVector;
 use super::{ClassificationFit, Mode, check_labels, irls};
 use crate::error::{Error, Result};
 use crate::rvm::active_set::{ActiveSet, Candidate};
-use crate::rvm::event::{Action, Event};
+use crate::rvm::event::{Action, Event, Stepper};
 use crate::rvm::{FastSettings, Problem};
 
 /// The pseudo-probability the starting model gives each label: p = 0.95 for t = 1 and 0.05
@@ -281,5 +281,17 @@ impl FastRvmClassifier {
             DVector::from_iterator(m, phi.column_iter().map(|c| c.zip_fold(&b, 0.0, |acc, p, b| acc + b * p * p)));
         self.set.big_s = DVector::from_fn(m, |k, _| b_norms[k] - whitened.column(k).norm_squared());
         self.set.big_q = phi.tr_mul(&(self.problem.targets() - y));
+    }
+}
+
+impl Stepper for FastRvmClassifier {
+    fn step(&mut self) -> Result<Option<&Event>> {
+        FastRvmClassifier::step(self)
+    }
+    fn events(&self) -> &[Event] {
+        FastRvmClassifier::events(self)
+    }
+    fn is_converged(&self) -> bool {
+        FastRvmClassifier::is_converged(self)
     }
 }
