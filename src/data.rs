@@ -163,6 +163,125 @@ impl Sinc {
     }
 }
 
+/// The layouts of [`Mixture`]: for each class, the centres of its Gaussian components,
+/// and the components' common standard deviation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MixtureLayout {
+    /// Ripley's two classes of two components each ([`TwoClass`]).
+    Ripley,
+    /// Two classes on the diagonals of a square (the exclusive-or): no linear boundary.
+    Xor,
+    /// Class 0 at the centre, class 1 on a ring of eight components around it.
+    Rings,
+    /// Two well-separated blobs: linearly separable, so only the prior keeps w finite.
+    Separable,
+    /// Three classes, one blob each, at the corners of a triangle, overlapping a little.
+    Triangle,
+    /// Three classes in horizontal bands, two components each.
+    Bands,
+}
+
+/// Component centres of [`MixtureLayout::Ripley`], class 0 first.
+const RIPLEY: [&[[f64; 2]]; 2] = [&TwoClass::MEANS[0], &TwoClass::MEANS[1]];
+
+/// Centres of the eight ring components of [`MixtureLayout::Rings`] (radius 0.8).
+const RING: [[f64; 2]; 8] = [
+    [0.8, 0.0],
+    [0.566, 0.566],
+    [0.0, 0.8],
+    [-0.566, 0.566],
+    [-0.8, 0.0],
+    [-0.566, -0.566],
+    [0.0, -0.8],
+    [0.566, -0.566],
+];
+
+impl MixtureLayout {
+    /// Names, as in the URL.
+    pub const NAMES: [&'static str; 6] = ["ripley", "xor", "rings", "separable", "triangle", "bands"];
+
+    /// The layout called `name`.
+    ///
+    /// # Errors
+    /// [`Error::UnknownChoice`] for a name not in [`MixtureLayout::NAMES`].
+    pub fn from_name(name: &str) -> Result<Self> {
+        let all = [Self::Ripley, Self::Xor, Self::Rings, Self::Separable, Self::Triangle, Self::Bands];
+        all.into_iter().find(|l| l.name() == name).ok_or_else(|| Error::UnknownChoice {
+            name: "layout",
+            value: name.into(),
+            options: Self::NAMES.join(", "),
+        })
+    }
+
+    /// The layout's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// The component centres of each class, class 0 first.
+    pub fn centres(self) -> &'static [&'static [[f64; 2]]] {
+        match self {
+            Self::Ripley => &RIPLEY,
+            Self::Xor => &[&[[-0.5, -0.5], [0.5, 0.5]], &[[-0.5, 0.5], [0.5, -0.5]]],
+            Self::Rings => &[&[[0.0, 0.0]], &RING],
+            Self::Separable => &[&[[-0.5, -0.3]], &[[0.5, 0.3]]],
+            Self::Triangle => &[&[[0.0, 0.55]], &[[-0.5, -0.3]], &[[0.5, -0.3]]],
+            Self::Bands => &[&[[-0.5, 0.6], [0.5, 0.6]], &[[-0.5, 0.0], [0.5, 0.0]], &[[-0.5, -0.6], [0.5, -0.6]]],
+        }
+    }
+
+    /// The standard deviation of every coordinate of every component.
+    pub fn spread(self) -> f64 {
+        match self {
+            Self::Ripley => TwoClass::spread(),
+            Self::Xor => 0.2,
+            Self::Rings => 0.14,
+            Self::Separable => 0.15,
+            Self::Triangle => 0.25,
+            Self::Bands => 0.18,
+        }
+    }
+
+    /// Number of classes K.
+    pub fn classes(self) -> usize {
+        self.centres().len()
+    }
+}
+
+/// N labelled points from a [`MixtureLayout`]: the classes take turns (tₙ = n mod K), so
+/// they are balanced, and each point picks one of its class's components uniformly, then
+/// adds N(0, spread²) to each coordinate of its centre.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Mixture {
+    /// The layout.
+    pub layout: MixtureLayout,
+    /// Number of points N.
+    pub n: usize,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+impl Mixture {
+    /// Draws the data set; labels are 0 … K − 1 as f64.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for N > [`MAX_POINTS`].
+    pub fn generate(&self) -> Result<LabelledPoints> {
+        check_count(self.n)?;
+        let normal = normal_noise(self.layout.spread())?;
+        let centres = self.layout.centres();
+        let mut rng = Pcg64::seed_from_u64(self.seed);
+        let mut points = LabelledPoints::default();
+        for n in 0..self.n {
+            let class = n % centres.len();
+            let mean = centres[class][rng.random_range(0..centres[class].len())];
+            points.x.push([mean[0] + normal.sample(&mut rng), mean[1] + normal.sample(&mut rng)]);
+            points.t.push(class as f64);
+        }
+        Ok(points)
+    }
+}
+
 /// The straight line of PRML Fig 3.7: xₙ ~ U(−1, 1), tₙ = a₀ + a₁xₙ + εₙ with
 /// a₀ = −0.3, a₁ = 0.5 and εₙ ~ N(0, σ²).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -234,23 +353,37 @@ impl TwoClass {
     /// # Errors
     /// [`Error::OutOfRange`] for N > [`MAX_POINTS`].
     pub fn generate(&self) -> Result<LabelledPoints> {
-        check_count(self.n)?;
-        let normal = normal_noise(Self::spread())?;
-        let mut rng = Pcg64::seed_from_u64(self.seed);
-        let mut points = LabelledPoints::default();
-        for n in 0..self.n {
-            let class = n % 2;
-            let mean = Self::MEANS[class][usize::from(rng.random::<bool>())];
-            points.x.push([mean[0] + normal.sample(&mut rng), mean[1] + normal.sample(&mut rng)]);
-            points.t.push(class as f64);
-        }
-        Ok(points)
+        Mixture { layout: MixtureLayout::Ripley, n: self.n, seed: self.seed }.generate()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mixtures_are_balanced_and_near_their_centres() {
+        for (i, name) in MixtureLayout::NAMES.iter().enumerate() {
+            let layout = MixtureLayout::from_name(name).unwrap();
+            assert_eq!(layout as usize, i);
+            let k = layout.classes();
+            let d = Mixture { layout, n: 300, seed: 2 }.generate().unwrap();
+            assert_eq!(d, Mixture { layout, n: 300, seed: 2 }.generate().unwrap());
+            for class in 0..k {
+                let members: Vec<&[f64; 2]> =
+                    d.x.iter().zip(&d.t).filter(|&(_, &t)| t == class as f64).map(|(x, _)| x).collect();
+                assert_eq!(members.len(), 300 / k, "{name} class {class}");
+                // Every point lies within 5 spreads of one of its class's centres.
+                for x in members {
+                    let near = layout.centres()[class]
+                        .iter()
+                        .any(|c| ((x[0] - c[0]).powi(2) + (x[1] - c[1]).powi(2)).sqrt() < 5.0 * layout.spread() * 1.5);
+                    assert!(near, "{name}: {x:?}");
+                }
+            }
+        }
+        assert_eq!(MixtureLayout::from_name("spiral").unwrap_err().code(), "unknown-choice");
+    }
 
     #[test]
     fn seeded_and_reproducible() {

@@ -7,6 +7,7 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::groups::PointSink;
 use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec};
 use super::{Panel, Readout, View};
@@ -276,7 +277,7 @@ impl View for ComparisonView {
         ]
     }
 
-    fn data_points(settings: &mut ComparisonSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut ComparisonSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 }

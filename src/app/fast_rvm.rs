@@ -12,6 +12,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::clock::now_ms;
+use super::groups::PointSink;
 use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
 use super::replay::{Replay, action_colour};
@@ -331,7 +332,7 @@ impl View for FastRvmView {
 
     const ASPECT: (f64, f64) = (0.55, 2.0);
 
-    fn data_points(settings: &mut FastRvmSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut FastRvmSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 

@@ -9,6 +9,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::groups::PointSink;
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec, parse_integer, parse_real};
 use super::{Cell, Grab, Message, Panel, Readout, Table, View};
@@ -397,7 +398,7 @@ impl View for GradientView {
         Ok(None)
     }
 
-    fn data_points(settings: &mut GradientSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut GradientSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 

@@ -35,6 +35,22 @@ const POINT_DECIMALS: i32 = 4;
 /// Key of the points added by clicking, `x:t,x:t,…` in the URL.
 pub const POINTS_KEY: &str = "points";
 
+/// Data a press on the plot or the add-point form extends with the point (x, y) of the
+/// interactive chart: (x, t) for regression, (x₁, x₂) for classification.
+pub trait PointSink {
+    /// Adds the point.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for NaN or ±∞, or a limit of the data.
+    fn add_point(&mut self, x: f64, y: f64) -> Result<()>;
+}
+
+impl PointSink for DataParams {
+    fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
+        DataParams::add_point(self, x, t)
+    }
+}
+
 /// The noisy sinusoid (N, σ, seed) plus the points the user added.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DataParams {

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::groups::PointSink;
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::{Cell, Message, Panel, Readout, Table, View};
 use crate::basis::{BasisSpec, Family, evenly_spaced};
@@ -200,7 +201,7 @@ impl View for LeastSquaresView {
         messages
     }
 
-    fn data_points(settings: &mut LeastSquaresSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut LeastSquaresSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 }

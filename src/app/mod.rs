@@ -92,9 +92,11 @@ pub trait View: Sized {
     const ASPECT: (f64, f64) = (0.6, 0.6);
     /// The data points of `settings` that a press on the plot or the add-point form
     /// extends, if the panel has such data.
-    fn data_points(_settings: &mut Self::Settings) -> Option<&mut groups::DataParams> {
+    fn data_points(_settings: &mut Self::Settings) -> Option<&mut dyn groups::PointSink> {
         None
     }
+    /// The label keys of the two coordinates of a data point (the add-point form's fields).
+    const POINT_AXES: [&'static str; 2] = ["x", "t"];
     /// A press at data point (x, y) of the interactive chart: changes `settings` and/or
     /// grabs something to drag. By default it adds the point (x, y) to the data, if any.
     ///
@@ -231,6 +233,8 @@ pub trait PanelModel {
     fn reset(&mut self) -> Result<()>;
     /// Whether the panel takes data points ([`PanelModel::add_point`]).
     fn accepts_points(&self) -> bool;
+    /// The label keys of a data point's two coordinates.
+    fn point_axes(&self) -> [&'static str; 2];
     /// Adds the data point (x, t) and recomputes.
     ///
     /// # Errors
@@ -306,6 +310,9 @@ impl<V: View> PanelModel for Panel<V> {
     }
     fn accepts_points(&self) -> bool {
         V::data_points(&mut self.settings.clone()).is_some()
+    }
+    fn point_axes(&self) -> [&'static str; 2] {
+        V::POINT_AXES
     }
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
         self.update(|_, settings| {
@@ -510,6 +517,9 @@ impl PanelModel for AnyPanel {
     }
     fn accepts_points(&self) -> bool {
         dispatch!(self, p => p.accepts_points())
+    }
+    fn point_axes(&self) -> [&'static str; 2] {
+        dispatch!(self, p => p.point_axes())
     }
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
         dispatch!(self, p => p.add_point(x, t))

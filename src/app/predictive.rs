@@ -5,6 +5,7 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
+use super::groups::PointSink;
 use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec};
 use super::{Panel, Readout, View};
@@ -136,7 +137,7 @@ impl View for PredictiveView {
         ]
     }
 
-    fn data_points(settings: &mut PredictiveSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut PredictiveSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 }

@@ -8,6 +8,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::groups::PointSink;
 use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
 use super::params::{Control, ParamSpec, parse_real};
 use super::{Cell, Message, Panel, Readout, Table, View};
@@ -368,7 +369,7 @@ impl View for RegularisationView {
         Some((if self.abandoned { total } else { done }, total))
     }
 
-    fn data_points(settings: &mut RegularisationSettings) -> Option<&mut DataParams> {
+    fn data_points(settings: &mut RegularisationSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }
 }

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 pub mod basis;
+pub mod classes;
 pub mod fit;
 pub mod lambda;
 pub mod predictive;

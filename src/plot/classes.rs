@@ -1,0 +1,250 @@
+//! A classifier in the plane (PRML Fig 7.12): the predicted class probabilities as a colour
+//! map, the decision boundaries, the labelled data, and the relevance vectors circled.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use serde::Serialize;
+
+use super::surface::{Surface, draw_contours};
+use super::{Axes, LabelKey, Labels, PlotArea, area_of, axes, drawing_error, palette, px};
+use crate::error::Result;
+
+/// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange).
+pub const CLASS_COLOURS: [RGBColor; 5] = [
+    RGBColor(0x00, 0x72, 0xB2),
+    RGBColor(0xD5, 0x5E, 0x00),
+    RGBColor(0x00, 0x9E, 0x73),
+    RGBColor(0xCC, 0x79, 0xA7),
+    RGBColor(0xE6, 0x9F, 0x00),
+];
+
+/// Shades of confidence drawn per class: a cell's colour is its most probable class's,
+/// mixed with white in one of this many steps.
+const SHADES: usize = 8;
+/// The tint of the least and the most confident shade.
+const TINT: (f64, f64) = (0.06, 0.5);
+
+/// The colour of class k.
+pub fn class_colour(k: usize) -> RGBColor {
+    CLASS_COLOURS[k % CLASS_COLOURS.len()]
+}
+
+/// The class probabilities p(C_k|x) on an nx × ny grid of cell centres.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct ClassMap {
+    /// Range along x₁ covered by the grid.
+    pub x_range: (f64, f64),
+    /// Range along x₂ covered by the grid.
+    pub y_range: (f64, f64),
+    /// Cells along x₁.
+    pub nx: usize,
+    /// Cells along x₂.
+    pub ny: usize,
+    /// For each class k, p(C_k|x) at the cell centres, row by row from the bottom.
+    pub probabilities: Vec<Vec<f64>>,
+}
+
+impl ClassMap {
+    /// Samples `f`, which writes the K class probabilities at (x₁, x₂) into its slice, at the
+    /// centres of an nx × ny grid over the given ranges.
+    pub fn sample(
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        (nx, ny): (usize, usize),
+        classes: usize,
+        mut f: impl FnMut(f64, f64, &mut [f64]),
+    ) -> Self {
+        let mut probabilities = vec![Vec::with_capacity(nx * ny); classes];
+        let mut cell = vec![0.0; classes];
+        let probe = Surface { x_range, y_range, nx, ny, ..Surface::default() };
+        for iy in 0..ny {
+            for ix in 0..nx {
+                let (x, y) = probe.cell_centre(ix, iy);
+                f(x, y, &mut cell);
+                for (column, &p) in probabilities.iter_mut().zip(&cell) {
+                    column.push(p);
+                }
+            }
+        }
+        Self { x_range, y_range, nx, ny, probabilities }
+    }
+
+    /// Number of classes K.
+    pub fn classes(&self) -> usize {
+        self.probabilities.len()
+    }
+
+    /// The decision boundaries: where class k stops being the most probable, the contour
+    /// p_k − max_{j≠k} p_j = 0 (for K = 2 the one contour p₁ = ½).
+    pub fn boundaries(&self) -> Vec<Vec<(f64, f64)>> {
+        let k_max = self.classes();
+        let classes = if k_max == 2 { 1..2 } else { 0..k_max };
+        classes
+            .flat_map(|k| {
+                let margin = (0..self.nx * self.ny)
+                    .map(|i| {
+                        let rival = (0..k_max).filter(|&j| j != k).map(|j| self.probabilities[j][i]);
+                        self.probabilities[k][i] - rival.fold(f64::NEG_INFINITY, f64::max)
+                    })
+                    .collect();
+                let surface = Surface {
+                    x_range: self.x_range,
+                    y_range: self.y_range,
+                    nx: self.nx,
+                    ny: self.ny,
+                    values: margin,
+                    levels: vec![],
+                };
+                surface.contour(0.0)
+            })
+            .collect()
+    }
+
+    /// The most probable class of cell i and its shade, 0 (a tie) … [`SHADES`] − 1 (certain).
+    fn shade(&self, i: usize) -> (usize, usize) {
+        let k_max = self.classes();
+        let (best, p) = (0..k_max)
+            .map(|k| (k, self.probabilities[k][i]))
+            .fold((0, f64::NEG_INFINITY), |a, b| if b.1 > a.1 { b } else { a });
+        let floor = 1.0 / k_max as f64;
+        let confidence = ((p - floor) / (1.0 - floor)).clamp(0.0, 1.0);
+        (best, ((confidence * SHADES as f64) as usize).min(SHADES - 1))
+    }
+}
+
+/// The colour of a shade of class k: white mixed with the class colour.
+fn shade_colour(k: usize, shade: usize) -> RGBColor {
+    let tint = TINT.0 + (TINT.1 - TINT.0) * shade as f64 / (SHADES - 1) as f64;
+    let c = class_colour(k);
+    let mix = |v: u8| (255.0 + (f64::from(v) - 255.0) * tint).round() as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
+}
+
+/// The data of class k in its shape as well as its colour: circle, cross, triangle,
+/// square, then again.
+fn draw_marks<DB: DrawingBackend>(
+    chart: &mut super::Chart<'_, DB>,
+    points: &[(f64, f64)],
+    k: usize,
+    style: ShapeStyle,
+    size: i32,
+) -> Result<()> {
+    let at = points.iter().copied();
+    match k % 4 {
+        0 => chart.draw_series(at.map(|p| Circle::new(p, size, style))),
+        1 => chart.draw_series(at.map(|p| Cross::new(p, size, style))),
+        2 => chart.draw_series(at.map(|p| TriangleMarker::new(p, size + 1, style))),
+        _ => chart.draw_series(at.map(|p| EmptyElement::at(p) + Rectangle::new([(-size, -size), (size, size)], style))),
+    }
+    .map_err(drawing_error)?;
+    Ok(())
+}
+
+/// A class map with the data and the relevance vectors on top.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassMapChart {
+    /// The probabilities.
+    pub map: ClassMap,
+    /// The data: input and class.
+    pub points: Vec<([f64; 2], usize)>,
+    /// The inputs the relevance vectors are centred on.
+    pub relevant: Vec<[f64; 2]>,
+    /// The input whose basis function the step acted on, ringed in the action's colour.
+    #[serde(skip)]
+    pub highlight: Option<([f64; 2], RGBColor)>,
+    /// Label key and English text of the title, if any.
+    pub title: Option<LabelKey>,
+}
+
+impl ClassMapChart {
+    /// Draws the chart onto `area`; returns its plotting area.
+    ///
+    /// # Errors
+    /// [`crate::Error::Drawing`] if the backend fails.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<PlotArea> {
+        let map = &self.map;
+        let spec = Axes::named(map.x_range, map.y_range, (("x1", "x₁"), ("x2", "x₂"), self.title), labels);
+        let mut chart = axes(area, &spec, scale)?;
+        self.draw_cells(&mut chart)?;
+        draw_contours(&mut chart, &map.boundaries(), palette::INK.stroke_width(px(2.5, scale)))?;
+        let size = px(4.0, scale) as i32;
+        for k in 0..map.classes() {
+            let points: Vec<(f64, f64)> = self.points.iter().filter(|p| p.1 == k).map(|p| (p.0[0], p.0[1])).collect();
+            draw_marks(&mut chart, &points, k, class_colour(k).stroke_width(px(1.5, scale)), size)?;
+        }
+        let ring = palette::INK.stroke_width(px(2.0, scale));
+        let rings = self.relevant.iter().map(|x| Circle::new((x[0], x[1]), px(9.0, scale), ring));
+        chart.draw_series(rings).map_err(drawing_error)?;
+        if let Some((x, colour)) = self.highlight {
+            let style = colour.stroke_width(px(3.5, scale));
+            chart.draw_series([Circle::new((x[0], x[1]), px(13.0, scale), style)]).map_err(drawing_error)?;
+        }
+        Ok(area_of(&chart))
+    }
+
+    /// The cells, neighbours of a row with the same colour drawn as one rectangle.
+    fn draw_cells<DB: DrawingBackend>(&self, chart: &mut super::Chart<'_, DB>) -> Result<()> {
+        let map = &self.map;
+        let (x0, x1) = map.x_range;
+        let (y0, y1) = map.y_range;
+        let dx = (x1 - x0) / map.nx as f64;
+        let dy = (y1 - y0) / map.ny as f64;
+        let mut runs = vec![];
+        for iy in 0..map.ny {
+            let row = iy * map.nx;
+            let mut start = 0;
+            for ix in 1..=map.nx {
+                let shade = map.shade(row + start);
+                if ix < map.nx && map.shade(row + ix) == shade {
+                    continue;
+                }
+                let (x, y) = (x0 + start as f64 * dx, y0 + iy as f64 * dy);
+                let colour = shade_colour(shade.0, shade.1);
+                runs.push(Rectangle::new([(x, y), (x0 + ix as f64 * dx, y + dy)], colour.filled()));
+                start = ix;
+            }
+        }
+        chart.draw_series(runs).map_err(drawing_error)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_linear_boundary_is_found_where_the_probability_is_a_half() {
+        // p₁ = σ(4(x − 0.3)): the boundary is the line x = 0.3.
+        let map = ClassMap::sample((0.0, 1.0), (0.0, 1.0), (50, 40), 2, |x, _, p| {
+            p[1] = 1.0 / (1.0 + (-4.0 * (x - 0.3)).exp());
+            p[0] = 1.0 - p[1];
+        });
+        let lines = map.boundaries();
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].iter().all(|&(x, _)| (x - 0.3).abs() < 1e-3), "{:?}", lines[0]);
+        assert_eq!(map.shade(0).0, 0);
+        assert_eq!(map.shade(49).0, 1);
+    }
+
+    #[test]
+    fn three_classes_meet_along_their_bisectors() {
+        // Class k most probable in its third of the square along x.
+        let map = ClassMap::sample((0.0, 3.0), (0.0, 1.0), (60, 10), 3, |x, _, p| {
+            for (k, v) in p.iter_mut().enumerate() {
+                *v = (-(x - 0.5 - k as f64).powi(2)).exp();
+            }
+            let sum: f64 = p.iter().sum();
+            p.iter_mut().for_each(|v| *v /= sum);
+        });
+        let xs: Vec<f64> = map.boundaries().iter().flatten().map(|p| p.0).collect();
+        // Linear interpolation between cell centres 0.05 apart: within 10⁻³ of the bisector.
+        assert!(xs.iter().all(|&x| (x - 1.0).abs() < 1e-3 || (x - 2.0).abs() < 1e-3), "{xs:?}");
+        assert!(xs.iter().any(|&x| (x - 1.0).abs() < 1e-3) && xs.iter().any(|&x| (x - 2.0).abs() < 1e-3));
+    }
+}
