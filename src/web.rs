@@ -137,6 +137,12 @@ impl Lab {
         self.panel.accepts_points()
     }
 
+    /// The label keys of a data point's two coordinates (`control.<key>` on the page).
+    #[wasm_bindgen(js_name = pointAxes)]
+    pub fn point_axes(&self) -> Vec<String> {
+        self.panel.point_axes().iter().map(|k| (*k).to_owned()).collect()
+    }
+
     /// Adds the data point (x, t); on error the panel is unchanged.
     #[wasm_bindgen(js_name = addPoint)]
     pub fn add_point(&mut self, x: f64, t: f64) -> Result<(), JsValue> {

@@ -644,6 +644,10 @@ function openPanel(name, pairs) {
   $('#player').hidden = !call(() => state.lab.isAnimated());
   $('#speed').value = String(call(() => state.lab.playSpeed()));
   $('#add-point').hidden = !call(() => state.lab.acceptsPoints());
+  const axes = call(() => state.lab.pointAxes());
+  $('#add-point').querySelectorAll('label > span').forEach((span, i) => {
+    span.dataset.i18n = `control.${axes[i]}`;
+  });
   applyLanguage();
   syncControls();
   clearErrors();

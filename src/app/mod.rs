@@ -14,12 +14,14 @@ use crate::error::{Error, Result};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 pub mod basis;
+pub mod classification;
 pub mod clock;
 pub mod comparison;
 pub mod evidence;
 pub mod fast_rvm;
 pub mod gradient;
 pub mod groups;
+pub mod labelled;
 pub mod lambda;
 pub mod least_squares;
 pub mod params;
@@ -440,6 +442,8 @@ pub enum AnyPanel {
     LambdaCurve(Box<lambda::LambdaPanel>),
     /// The fast RVM, step by step, with classic and EM for comparison (F8, F9).
     FastRvm(Box<fast_rvm::FastRvmPanel>),
+    /// The RVM classifier on two classes in the plane, step by step (F12, PRML Fig 7.12).
+    Classification(Box<classification::ClassificationPanel>),
 }
 
 /// Calls `$body` with `$panel` bound to whichever panel `$self` holds.
@@ -457,6 +461,7 @@ macro_rules! dispatch {
             AnyPanel::Sparsity($panel) => $body,
             AnyPanel::LambdaCurve($panel) => $body,
             AnyPanel::FastRvm($panel) => $body,
+            AnyPanel::Classification($panel) => $body,
         }
     };
 }
@@ -475,6 +480,7 @@ impl AnyPanel {
         "sparsity",
         "lambda-curve",
         "fast-rvm",
+        "classification",
     ];
 
     /// The panel called `name`, with its defaults.
@@ -494,6 +500,7 @@ impl AnyPanel {
             "sparsity" => Ok(AnyPanel::Sparsity(Box::new(Panel::try_default()?))),
             "lambda-curve" => Ok(AnyPanel::LambdaCurve(Box::new(Panel::try_default()?))),
             "fast-rvm" => Ok(AnyPanel::FastRvm(Box::new(Panel::try_default()?))),
+            "classification" => Ok(AnyPanel::Classification(Box::new(Panel::try_default()?))),
             _ => Err(Error::UnknownChoice { name: "panel", value: name.to_owned(), options: Self::NAMES.join(", ") }),
         }
     }

@@ -572,12 +572,58 @@ pub fn kernel_design_2d(x: &[[f64; 2]], width: f64, bias: bool) -> Result<DMatri
     kernel_cross_2d(x, x, width, bias)
 }
 
+/// The kernel expansion f(x) = b + Σⱼ wⱼ exp(−‖x − cⱼ‖²/2s²) at every node (x₁, x₂) of the
+/// grid `xs` × `ys`, row by row from `ys[0]` (index iy·|xs| + ix). The Gaussian factorises,
+/// exp(−‖x − c‖²/2s²) = exp(−(x₁ − c₁)²/2s²)·exp(−(x₂ − c₂)²/2s²), so the grid costs
+/// (|xs| + |ys|)·J exponentials and |xs|·|ys|·J products for J centres, where evaluating
+/// each node through [`kernel_cross_2d`] would take |xs|·|ys|·J exponentials.
+pub fn kernel_expansion_on_grid(
+    xs: &[f64],
+    ys: &[f64],
+    centres: &[[f64; 2]],
+    weights: &[f64],
+    bias: f64,
+    width: f64,
+) -> Vec<f64> {
+    let scale = -0.5 / (width * width);
+    let factor = |axis: usize, values: &[f64]| -> Vec<Vec<f64>> {
+        centres.iter().map(|c| values.iter().map(|v| (scale * (v - c[axis]).powi(2)).exp()).collect()).collect()
+    };
+    let (along_x, along_y) = (factor(0, xs), factor(1, ys));
+    let mut out = vec![bias; xs.len() * ys.len()];
+    for ((fx, fy), &w) in along_x.iter().zip(&along_y).zip(weights) {
+        for (row, &gy) in out.chunks_mut(xs.len().max(1)).zip(fy) {
+            let wy = w * gy;
+            for (cell, &gx) in row.iter_mut().zip(fx) {
+                *cell += wy * gx;
+            }
+        }
+    }
+    out
+}
+
 /// The side of the tiles in which [`kernel_design`] fills its symmetric block: two 32 × 32
 /// tiles of f64 (16 KB) fit any L1 cache.
 const KERNEL_TILE: usize = 32;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn kernel_expansion_on_a_grid_matches_the_cross_design() {
+        let (xs, ys) = ([-0.4, 0.0, 0.3, 0.9], [0.1, -0.7, 0.5]);
+        let centres = [[0.2, 0.1], [-0.5, 0.4]];
+        let (weights, bias, width) = ([1.5, -2.0], 0.25, 0.6);
+        let nodes: Vec<[f64; 2]> = ys.iter().flat_map(|&y| xs.iter().map(move |&x| [x, y])).collect();
+        let design = super::kernel_cross_2d(&nodes, &centres, width, true).unwrap();
+        let w = nalgebra::DVector::from_vec(vec![bias, weights[0], weights[1]]);
+        let want = design * w;
+        let got = super::kernel_expansion_on_grid(&xs, &ys, &centres, &weights, bias, width);
+        assert_eq!(got.len(), 12);
+        for (g, w) in got.iter().zip(want.iter()) {
+            assert!((g - w).abs() < 1e-14, "{g} vs {w}");
+        }
+    }
+
     #[test]
     fn names_follow_all() {
         assert_eq!(super::Family::ALL.map(super::Family::name), super::Family::NAMES);
