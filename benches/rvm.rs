@@ -6,7 +6,9 @@
 //! - `fast N=…`: [`FastRvm`] from initialisation to convergence (greedy selection, alignment
 //!   test, β re-estimated), the design and [`Problem`] (with its Φᵀt and ‖φₘ‖²) given;
 //! - `kernel design N=2000`: building the 2000 × 2001 design from the inputs;
-//! - `classic MacKay N=100`: [`ClassicRvm`] with [`Rule::MacKay`] to convergence.
+//! - `classic MacKay N=100`: [`ClassicRvm`] with [`Rule::MacKay`] to convergence;
+//! - `classifier N=…`: [`FastRvmClassifier`] to convergence on [`TwoClass`] data (seed 1)
+//!   with the Gaussian kernel of width [`TwoClass::KERNEL_WIDTH`] plus a bias.
 //!
 //! www/bench.html times the same cases in the browser (`RvmBenchmark` in src/web.rs).
 //! Before timing, each problem is solved once and its relevance vectors, L and steps are
@@ -18,8 +20,9 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use nalgebra::DVector;
-use rvm_lab::basis::kernel_design;
-use rvm_lab::data::Sinc;
+use rvm_lab::basis::{kernel_design, kernel_design_2d};
+use rvm_lab::data::{Sinc, TwoClass};
+use rvm_lab::rvm::classification::FastRvmClassifier;
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem, Rule};
 
 fn problem(n: usize) -> Arc<Problem> {
@@ -66,6 +69,27 @@ fn rvm(c: &mut Criterion) {
         fit.converged
     );
     c.bench_function("classic MacKay N=100", |b| b.iter(|| classic(black_box(&small))));
+
+    let mut group = c.benchmark_group("fast RVM classifier to convergence");
+    for n in [100, 200, 400] {
+        let data = TwoClass { n, seed: 1 }.generate().expect("data");
+        let phi = kernel_design_2d(&data.x, TwoClass::KERNEL_WIDTH, true).expect("design");
+        let problem = Arc::new(Problem::new(phi, DVector::from_vec(data.t)).expect("problem"));
+        let classify = |p: &Arc<Problem>| {
+            FastRvmClassifier::new(Arc::clone(p), FastSettings::default()).expect("start").run().expect("run")
+        };
+        let fit = classify(&problem);
+        println!(
+            "two-class N={n}: {} relevance vectors, accuracy {}, L = {:.4}, {} steps, converged {}",
+            fit.relevant.len(),
+            fit.accuracy,
+            fit.log_marginal_likelihood,
+            fit.iterations,
+            fit.converged
+        );
+        group.bench_with_input(BenchmarkId::new("classifier", n), &problem, |b, p| b.iter(|| classify(black_box(p))));
+    }
+    group.finish();
 }
 
 criterion_group! {

@@ -14,7 +14,8 @@
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
 //!   scene values.
 //! - [`app`]: the panels as platform-free state machines (settings → fit → scene).
-//! - `web` (wasm32 only): the one module that names `wasm_bindgen`; no mathematics.
+//! - `web` (wasm32 only): the one module that names `wasm_bindgen`, with `canvas`, the
+//!   plotters canvas backend it draws through; no mathematics.
 //!
 //! The `rvm-lab` command-line binary (src/main.rs, native only) evaluates or maximises the
 //! evidence, or fits the relevance vector machine, for a design matrix and targets read
@@ -31,6 +32,8 @@ pub mod linear;
 pub mod plot;
 pub mod rvm;
 
+#[cfg(target_arch = "wasm32")]
+mod canvas;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

@@ -10,15 +10,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use nalgebra::DVector;
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::app::{AnyPanel, Notice, PanelModel};
-use crate::basis::kernel_design;
-use crate::data::Sinc;
+use crate::basis::{kernel_design, kernel_design_2d};
+use crate::canvas::BatchedCanvas;
+use crate::data::{Sinc, TwoClass};
 use crate::error::Error;
 use crate::plot::{Labels, PlotArea};
+use crate::rvm::classification::FastRvmClassifier;
 use crate::rvm::{FastRvm, FastSettings, Problem};
 
 static PANICKED: AtomicBool = AtomicBool::new(false);
@@ -269,7 +270,7 @@ impl Lab {
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
     /// `scale` = devicePixelRatio.
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
-        let backend = CanvasBackend::with_canvas_object(canvas)
+        let backend = BatchedCanvas::new(canvas)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
         let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         self.area = Some(area);
@@ -338,6 +339,34 @@ impl RvmBenchmark {
     /// iterations, converged}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
         let mut rvm = js_result(FastRvm::new(Arc::clone(&self.problem), FastSettings::default()))?;
+        to_js(&js_result(rvm.run())?)
+    }
+}
+
+/// The fast RVM classifier on two-class data in the browser, for www/bench.html: the
+/// `classifier N=…` cases of benches/rvm.rs ([`TwoClass`] with seed 1, the Gaussian
+/// kernel of width [`TwoClass::KERNEL_WIDTH`] plus a bias).
+#[wasm_bindgen]
+pub struct ClassifierBenchmark {
+    problem: Arc<Problem>,
+}
+
+#[wasm_bindgen]
+impl ClassifierBenchmark {
+    /// `n` two-class points, their kernel design and the problem, made once.
+    #[wasm_bindgen(constructor)]
+    pub fn new(n: usize) -> Result<ClassifierBenchmark, JsValue> {
+        let data = js_result(TwoClass { n, seed: 1 }.generate())?;
+        let phi = js_result(kernel_design_2d(&data.x, TwoClass::KERNEL_WIDTH, true))?;
+        let problem = js_result(Problem::new(phi, DVector::from_vec(data.t)))?;
+        Ok(ClassifierBenchmark { problem: Arc::new(problem) })
+    }
+
+    /// The fast classifier (default settings) from initialisation to convergence; returns
+    /// the fit `{relevant, weights, alpha, log_marginal_likelihood, iterations,
+    /// converged, accuracy}`.
+    pub fn fit(&self) -> Result<JsValue, JsValue> {
+        let mut rvm = js_result(FastRvmClassifier::new(Arc::clone(&self.problem), FastSettings::default()))?;
         to_js(&js_result(rvm.run())?)
     }
 }

@@ -3,7 +3,7 @@
 // The RVM cases are the native `cargo bench --bench rvm` ones (benches/rvm.rs), so the two
 // can be compared; each also reports what the fit found (relevance vectors, L, steps).
 
-import init, { EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
+import init, { ClassifierBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -53,6 +53,22 @@ async function main() {
     if (n === 2000) results[`kernel design N=${n}, M=${n + 1}`] = time(() => bench.design());
     bench.free();
   }
+  for (const n of [100, 200, 400]) {
+    const bench = new ClassifierBenchmark(n);
+    const fit = bench.fit();
+    results[`fast RVM classifier to convergence, two-class N=${n}, M=${n + 1}`] = {
+      ...time(() => bench.fit()),
+      relevant: fit.relevant.length,
+      log_marginal_likelihood: fit.log_marginal_likelihood,
+      steps: fit.iterations,
+      accuracy: fit.accuracy,
+    };
+    bench.free();
+  }
+  const classifier = new Lab('classification');
+  classifier.set('step', '3000');
+  results['classification panel redraw (200x200 map), N=200, last step'] = time(() => classifier.draw(canvas, 1));
+  classifier.free();
   const body = document.querySelector('#results tbody');
   for (const [name, { median: ms, runs, relevant, log_marginal_likelihood: l, steps }] of Object.entries(results)) {
     const row = body.insertRow();

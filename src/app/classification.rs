@@ -18,7 +18,7 @@ use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real,
 use super::replay::{Replay, action_colour};
 use super::{Cell, Message, Panel, Readout, Settings, Table, View};
 use crate::basis::{evenly_spaced, kernel_design_2d, kernel_expansion_on_grid};
-use crate::data::{LabelledPoints, MixtureLayout};
+use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
 use crate::plot::classes::{ClassMap, ClassMapChart};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
@@ -68,7 +68,7 @@ impl Default for ClassificationSettings {
     fn default() -> Self {
         Self {
             data: LabelledData::new(MixtureLayout::Ripley, LAYOUTS, 200, 1, MAX_N),
-            width: 0.3,
+            width: TwoClass::KERNEL_WIDTH,
             selection: Selection::Greedy,
             alignment_test: true,
             k: 0,

@@ -194,17 +194,16 @@ impl ClassMapChart {
         let (y0, y1) = map.y_range;
         let dx = (x1 - x0) / map.nx as f64;
         let dy = (y1 - y0) / map.ny as f64;
+        let shades: Vec<(usize, usize)> = (0..map.nx * map.ny).map(|i| map.shade(i)).collect();
         let mut runs = vec![];
-        for iy in 0..map.ny {
-            let row = iy * map.nx;
+        for (iy, row) in shades.chunks(map.nx.max(1)).enumerate() {
             let mut start = 0;
-            for ix in 1..=map.nx {
-                let shade = map.shade(row + start);
-                if ix < map.nx && map.shade(row + ix) == shade {
+            for ix in 1..=row.len() {
+                if ix < row.len() && row[ix] == row[start] {
                     continue;
                 }
                 let (x, y) = (x0 + start as f64 * dx, y0 + iy as f64 * dy);
-                let colour = shade_colour(shade.0, shade.1);
+                let colour = shade_colour(row[start].0, row[start].1);
                 runs.push(Rectangle::new([(x, y), (x0 + ix as f64 * dx, y + dy)], colour.filled()));
                 start = ix;
             }

@@ -76,14 +76,19 @@ impl Surface {
         let mut segments: Vec<Vec<[Edge; 2]>> = vec![vec![]; self.levels.len()];
         for iy in 0..self.ny.saturating_sub(1) {
             for ix in 0..self.nx.saturating_sub(1) {
-                let corners = [(ix, iy), (ix + 1, iy), (ix + 1, iy + 1), (ix, iy + 1)];
-                let z = corners.map(|(i, j)| self.values[j * self.nx + i]);
+                let (below, above) = (iy * self.nx + ix, (iy + 1) * self.nx + ix);
+                let z = [self.values[below], self.values[below + 1], self.values[above + 1], self.values[above]];
                 if z.iter().any(|v| !v.is_finite()) {
                     continue;
                 }
-                let lo = z.iter().copied().fold(f64::INFINITY, f64::min);
-                let hi = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                let lo = z[0].min(z[1]).min(z[2].min(z[3]));
+                let hi = z[0].max(z[1]).max(z[2].max(z[3]));
+                // Only squares some level crosses go on.
                 let first = self.levels.partition_point(|&l| l < lo);
+                if first == self.levels.len() || self.levels[first] >= hi {
+                    continue;
+                }
+                let corners = [(ix, iy), (ix + 1, iy), (ix + 1, iy + 1), (ix, iy + 1)];
                 for (k, &level) in self.levels.iter().enumerate().skip(first).take_while(|(_, l)| **l < hi) {
                     let mut crossed = [((0, 0), (0, 0)); 4];
                     let mut count = 0;
