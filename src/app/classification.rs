@@ -112,6 +112,16 @@ impl Settings for ClassificationSettings {
     }
 }
 
+impl PointSink for ClassificationSettings {
+    /// Places (x₁, x₂) in the chosen class; the run starts again. A click on the map and
+    /// the add-point form (the keyboard path) both come here.
+    fn add_point(&mut self, x1: f64, x2: f64) -> Result<()> {
+        self.data.add_point(x1, x2)?;
+        self.k = 0;
+        Ok(())
+    }
+}
+
 /// The classic classifier run in the background, and the time it has taken.
 #[derive(Debug, Clone)]
 struct Comparison {
@@ -269,13 +279,7 @@ impl View for ClassificationView {
     const POINT_AXES: [&'static str; 2] = ["x1", "x2"];
 
     fn data_points(settings: &mut ClassificationSettings) -> Option<&mut dyn PointSink> {
-        Some(&mut settings.data)
-    }
-
-    fn press(&self, settings: &mut ClassificationSettings, x: f64, y: f64) -> Result<Option<super::Grab>> {
-        settings.data.add_point(x, y)?;
-        settings.k = 0;
-        Ok(None)
+        Some(settings)
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
@@ -380,3 +384,23 @@ impl View for ClassificationView {
 
 /// The panel.
 pub type ClassificationPanel = Panel<ClassificationView>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::PanelModel;
+
+    #[test]
+    fn a_point_from_the_form_or_a_click_starts_the_run_again() {
+        let mut panel = ClassificationPanel::try_default().unwrap();
+        panel.set("class", "1").unwrap();
+        panel.step(3);
+        assert_eq!(panel.value("step").as_deref(), Some("3"));
+        panel.add_point(0.1, 0.2).unwrap();
+        assert_eq!(panel.value("step").as_deref(), Some("0"), "the add-point form");
+        panel.step(3);
+        assert!(panel.press(-0.5, 1.0).unwrap());
+        assert_eq!(panel.value("step").as_deref(), Some("0"), "a click");
+        assert_eq!(panel.value("points").as_deref(), Some("0.1:0.2:1,-0.5:1:1"));
+    }
+}

@@ -19,6 +19,7 @@ const PANELS = [
   { name: 'sparsity', good: ['alpha', '0.1'], bad: ['beta', '-1'] },
   { name: 'lambda-curve', good: ['q2', '9'], bad: ['sparsity', '0'] },
   { name: 'fast-rvm', good: ['s', '0.05'], bad: ['s', '-1'] },
+  { name: 'classification', good: ['s', '0.5'], bad: ['s', '-1'] },
 ];
 
 let env;
