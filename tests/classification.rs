@@ -423,7 +423,7 @@ fn fast_classifier_matches_the_dense_gaussian_model_at_every_step() {
 
 /// The fast and the classic classifier on the same two-class data (N = 200, width 0.3):
 /// both sparse and about as accurate, and their Laplace L within a nat of each other.
-/// Observed: fast 4 relevance vectors, accuracy 0.930, L = −39.498 in 55 steps; classic 4,
+/// Observed: fast 4 relevance vectors, accuracy 0.930, L = −39.498 in 53 steps; classic 4,
 /// 0.935, −39.481 in 109 sweeps.
 #[test]
 fn fast_and_classic_classifiers_agree() {

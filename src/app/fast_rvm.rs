@@ -127,6 +127,16 @@ impl Settings for FastRvmSettings {
     }
 }
 
+impl PointSink for FastRvmSettings {
+    /// Adds (x, t); the run starts again. A click on the plot and the add-point form (the
+    /// keyboard path) both come here.
+    fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
+        self.data.add_point(x, t)?;
+        self.k = 0;
+        Ok(())
+    }
+}
+
 /// One of the background comparison runs (classic or EM) and the time it has taken.
 #[derive(Debug, Clone)]
 struct Comparison {
@@ -333,13 +343,7 @@ impl View for FastRvmView {
     const ASPECT: (f64, f64) = (0.55, 2.0);
 
     fn data_points(settings: &mut FastRvmSettings) -> Option<&mut dyn PointSink> {
-        Some(&mut settings.data)
-    }
-
-    fn press(&self, settings: &mut FastRvmSettings, x: f64, y: f64) -> Result<Option<super::Grab>> {
-        settings.data.add_point(x, y)?;
-        settings.k = 0;
-        Ok(None)
+        Some(settings)
     }
 
     fn legend(&self) -> Vec<LegendEntry> {

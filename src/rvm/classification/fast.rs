@@ -31,12 +31,6 @@ use crate::rvm::active_set::{ActiveSet, Candidate};
 use crate::rvm::event::{Action, Event, Stepper};
 use crate::rvm::{FastSettings, Problem};
 
-/// The pseudo-probability the starting model gives each label: p = 0.95 for t = 1 and 0.05
-/// for t = 0 (Tipping's reference implementation), so its logit ±ln 19 is finite.
-const START_PROBABILITY: f64 = 0.95;
-/// The starting α is clamped to [10⁻³, 10³] (reference: `INIT_ALPHA_MIN`, `INIT_ALPHA_MAX`).
-const START_ALPHA: (f64, f64) = (1e-3, 1e3);
-
 /// The fast RVM classifier, one step at a time. Each step is an [`Event`] whose `log_ml`
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
 ///
@@ -55,35 +49,32 @@ pub struct FastRvmClassifier {
 }
 
 impl FastRvmClassifier {
-    /// The model after initialisation: the basis function best aligned with the logits of
-    /// the pseudo-probabilities z = ±ln 19, maximising |φᵢᵀz|/‖φᵢ‖, with αᵢ = 1/μᵢ² for the
-    /// least-squares weight μᵢ = φᵢᵀz/‖φᵢ‖² (clamped to [10⁻³, 10³]), and its mode. Step 0
-    /// is an [`Action::Add`] whose s and q are those of the empty model (B = ¼I, y = ½) and
-    /// whose ΔL is measured from the empty model's L = N ln ½.
+    /// The model after initialisation, by the rule of every later step applied to the
+    /// empty model, whose linearisation has y = ½ and B = ¼I: its Sₘ = ‖φₘ‖²/4 and
+    /// Qₘ = φₘᵀ(t − ½). The first basis function is the one with the largest |Qₘ|/√Sₘ,
+    /// i.e. the best aligned with t − ½, and it enters with αᵢ = sᵢ²/(qᵢ² − sᵢ) (PRML
+    /// 7.101; 1000 sᵢ if qᵢ² ≤ sᵢ); then its mode. Step 0 is that [`Action::Add`], its ΔL
+    /// measured from the empty model's L = N ln ½.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a label other than 0 or 1; [`Error::NoData`] if every
     /// column of Φ is zero; as [`irls`].
     pub fn new(problem: Arc<Problem>, settings: FastSettings) -> Result<Self> {
         check_labels(problem.targets())?;
-        let logit = (START_PROBABILITY / (1.0 - START_PROBABILITY)).ln();
-        let z = problem.targets().map(|t| if t == 1.0 { logit } else { -logit });
-        let phi_z = problem.design().tr_mul(&z);
+        let centred = problem.targets().add_scalar(-0.5);
+        let q_empty = problem.design().tr_mul(&centred);
         let norms = &problem.norms_sq;
         let first = (0..problem.m())
             .filter(|&m| norms[m] > 0.0)
-            .max_by(|&a, &b| (phi_z[a].abs() / norms[a].sqrt()).total_cmp(&(phi_z[b].abs() / norms[b].sqrt())))
+            .max_by(|&a, &b| (q_empty[a].abs() / norms[a].sqrt()).total_cmp(&(q_empty[b].abs() / norms[b].sqrt())))
             .ok_or(Error::NoData)?;
-        let mu = phi_z[first] / norms[first];
-        let alpha = (1.0 / (mu * mu)).clamp(START_ALPHA.0, START_ALPHA.1);
+        let (s, q) = (0.25 * norms[first], q_empty[first]);
+        let alpha = if q * q > s { s * s / (q * q - s) } else { 1000.0 * s };
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mode = irls(&problem.columns(&set.active), problem.targets(), &set.alpha, &DVector::zeros(1))?;
         let mut rvm = Self { problem, settings, set, mode, events: vec![], converged: false };
         rvm.statistics();
-        // The empty model: y = ½, B = ¼I, so S = ‖φ‖²/4 and Q = φᵀ(t − ½).
         let n = rvm.problem.n() as f64;
-        let s = 0.25 * rvm.problem.norms_sq[first];
-        let q = rvm.problem.phi_t[first] - 0.5 * rvm.problem.design().column(first).sum();
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
             step: 0,
