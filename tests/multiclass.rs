@@ -3,7 +3,7 @@
 //! (PRML 4.110 plus the prior) against finite differences of that gradient, the Laplace
 //! ln p(T|α) (7.114 over the active weights) against two-dimensional quadrature, finite
 //! weights on separable data, the classic re-estimation (7.116 weight by weight) on
-//! `data::ThreeClass`, and the modes of the binary and the softmax models at fixed α
+//! `data::Mixture`'s three-class bands, and the modes of the binary and the softmax models at fixed α
 //! against scikit-learn's `LogisticRegression` (fixture written by
 //! scripts/fixtures/logistic_mode.py; its docstring says how α maps onto sklearn's penalty).
 
@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_distr::{Distribution, StandardNormal};
 use rand_pcg::Pcg64;
 use rvm_lab::basis::{kernel_cross_2d, kernel_design_2d};
-use rvm_lab::data::ThreeClass;
+use rvm_lab::data::{Mixture, MixtureLayout};
 use rvm_lab::rvm::classification::{self, ClassifierSettings};
 use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, Mode, irls, predict_probabilities};
 use serde_json::Value;
@@ -290,17 +290,18 @@ fn separable_data_gives_finite_weights() {
     assert_eq!(fit.accuracy, 1.0);
 }
 
-/// `data::ThreeClass` (N = 150, seed 1), Gaussian kernel of width 0.5 plus a bias (453
-/// weights at the start): high accuracy from a handful of relevance vectors, the final L the
-/// largest of the run within 2·10⁻³ with no sweep lowering it by 10⁻³ or more, the fit a
+/// Three classes in horizontal bands, two components each (`data::Mixture` with
+/// `MixtureLayout::Bands`, N = 150, seed 1), on the Gaussian kernel of width 0.5 plus a bias
+/// (453 weights at the start): high accuracy from a handful of relevance vectors, the final L
+/// the largest of the run within 2·10⁻³ with no sweep lowering it by 10⁻³ or more, the fit a
 /// fixed point of its own re-estimation, and its predictions recomputed from the kernel.
 ///
-/// Observed: accuracy 0.96 with 4 relevance vectors (one active weight each: the softmax
-/// needs no weight vector for one of the classes in full), L from −33.79 to −23.088 in 159
-/// sweeps, once falling, by 8.9·10⁻⁵.
+/// Observed: accuracy 0.92 with 6 relevance vectors, one active weight each (the softmax
+/// needs no weight vector in full for any class: a class whose aₙₖ stays 0 is the
+/// reference), L from −43.12 to −34.379 in 235 sweeps, falling twice, by at most 9.9·10⁻⁵.
 #[test]
 fn classic_multiclass_on_three_class_data() {
-    let data = ThreeClass { n: 150, seed: 1 }.generate().unwrap();
+    let data = Mixture { layout: MixtureLayout::Bands, n: 150, seed: 1 }.generate().unwrap();
     let phi = kernel_design_2d(&data.x, 0.5, true).unwrap();
     let mut rvm = ClassicMulticlassRvm::new(phi, &data.t, 3, ClassifierSettings::default()).unwrap();
     assert_eq!(rvm.active_weights().len(), 453);
@@ -317,7 +318,7 @@ fn classic_multiclass_on_three_class_data() {
         fit.iterations
     );
     assert!(fit.converged);
-    assert!(fit.accuracy > 0.9, "{}", fit.accuracy);
+    assert!(fit.accuracy > 0.88, "{}", fit.accuracy);
     assert!(fit.relevant.len() <= 10, "{:?}", fit.relevant);
     let best = ls.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
     assert!(fit.log_marginal_likelihood >= best - 2e-3);
