@@ -7,16 +7,25 @@
 //! (tests/fixtures/rvm_sinc_*.csv, made by scripts/fixtures/rvm_sinc.py) and is compared with
 //! `FastRvm`/`ClassicRvm` called directly, and its L recomputed from the printed relevant
 //! columns, α and β alone. Bad inputs must exit non-zero with a message naming the file
-//! and line.
+//! and line. `rvm-lab rvm --likelihood bernoulli|softmax` runs on the committed classifier
+//! problems of scripts/fixtures/logistic_mode.py and is compared with
+//! `ClassicRvmClassifier`/`ClassicMulticlassRvm` called directly, and with the softmax
+//! model written out in tests/common/softmax.rs: the printed weights a mode (gradient ≈ 0),
+//! L and the accuracy recomputed from the printed columns, weights and α alone.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 
+use common::softmax;
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings};
+use rvm_lab::rvm::multiclass::ClassicMulticlassRvm;
 use rvm_lab::rvm::{
     Action, ActivePosterior, ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem as RvmProblem, Rule, RvmFit,
     Selection,
@@ -447,7 +456,208 @@ fn bad_inputs_exit_non_zero_naming_file_and_line() {
     let help = run(&["--help"]);
     let text = String::from_utf8_lossy(&help.stdout);
     assert!(help.status.success() && text.contains("--method"));
-    for line in ["usage: rvm-lab evidence --design", "rvm-lab rvm --design", "--no-alignment-test", "--events"] {
+    for line in [
+        "usage: rvm-lab evidence --design",
+        "rvm-lab rvm --design",
+        "--no-alignment-test",
+        "--events",
+        "[--likelihood gaussian|bernoulli|softmax]",
+    ] {
         assert!(text.contains(line), "--help lacks {line:?}: {text}");
+    }
+}
+
+/// A committed classifier problem (`logistic_binary` or `logistic_multi`): the paths of its
+/// two files, Φ and the labels read independently of the binary.
+struct Labelled {
+    design: String,
+    labels: String,
+    phi: DMatrix<f64>,
+    t: Vec<f64>,
+}
+
+fn labelled(name: &str) -> Labelled {
+    let (design, labels) =
+        (common::fixtures::path(&format!("{name}_design.csv")), common::fixtures::path(&format!("{name}_labels.csv")));
+    let (_, rows) = common::fixtures::read_csv(&design);
+    let (header, points) = common::fixtures::read_csv(&labels);
+    assert_eq!(header, ["x1", "x2", "t"]);
+    Labelled {
+        design: design.to_str().unwrap().to_owned(),
+        labels: labels.to_str().unwrap().to_owned(),
+        phi: DMatrix::from_fn(rows.len(), rows[0].len(), |n, i| rows[n][i]),
+        t: points.iter().map(|p| p[2]).collect(),
+    }
+}
+
+/// The printed fit as W and α, M × K, +∞ where pruned: `weights[r]` and `alpha[r]` are
+/// K numbers (softmax) or one number (bernoulli: class 1's weight, class 0's fixed at 0,
+/// since σ(a) = e^a/(e^0 + e^a)).
+fn printed_model(json: &Value, m: usize, classes: usize) -> (DMatrix<f64>, DMatrix<f64>) {
+    let relevant: Vec<usize> =
+        json["relevant"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+    assert!(relevant.windows(2).all(|p| p[0] < p[1]), "relevant not ascending: {relevant:?}");
+    let mut w = DMatrix::zeros(m, classes);
+    let mut alpha = DMatrix::from_element(m, classes, f64::INFINITY);
+    for (r, &i) in relevant.iter().enumerate() {
+        let (weights, alphas) = (&json["weights"][r], &json["alpha"][r]);
+        if classes == 2 && !weights.is_array() {
+            w[(i, 1)] = weights.as_f64().unwrap();
+            alpha[(i, 1)] = alphas.as_f64().unwrap();
+            continue;
+        }
+        for k in 0..classes {
+            w[(i, k)] = weights[k].as_f64().unwrap();
+            match alphas[k].as_f64() {
+                Some(a) => alpha[(i, k)] = a,
+                None => assert_eq!(w[(i, k)], 0.0, "a pruned weight of column {i} is not 0"),
+            }
+        }
+    }
+    (w, alpha)
+}
+
+/// The printed fit checked against the softmax model written out: a mode (the gradient
+/// below 10⁻⁸ of its terms), L = Ψ + ½Σ ln α − ½ ln|H| (PRML 7.114) and the accuracy
+/// recomputed from the printed columns, weights and α.
+fn assert_classifier_recomputed(json: &Value, problem: &Labelled, classes: usize, what: &str) {
+    let labels: Vec<usize> = problem.t.iter().map(|&t| t as usize).collect();
+    let (w, alpha) = printed_model(json, problem.phi.ncols(), classes);
+    assert!(alpha.iter().all(|&a| a > 0.0), "{what}: α {alpha}");
+    let (g, size) = softmax::gradient(&problem.phi, &labels, &alpha, &w);
+    assert!(g.norm() <= 1e-8 * size, "{what}: ‖g‖ = {} of {size}", g.norm());
+    let log_ml = json["log_marginal_likelihood"].as_f64().unwrap();
+    let recomputed = softmax::laplace_log_ml(&problem.phi, &labels, &alpha, &w);
+    assert!((recomputed - log_ml).abs() <= 1e-10 * log_ml.abs(), "{what}: L {log_ml} vs {recomputed}");
+    let correct = labels
+        .iter()
+        .enumerate()
+        .filter(|&(n, &c)| {
+            let y = softmax::class_probabilities(&softmax::logits(&problem.phi, &w, n));
+            (0..classes).all(|k| y[k] < y[c] || (k >= c && y[k] <= y[c]))
+        })
+        .count();
+    assert_num(&json["accuracy"], correct as f64 / labels.len() as f64, &format!("{what}: accuracy"));
+}
+
+#[test]
+fn rvm_fits_the_classifiers_as_the_library_does() {
+    let settings = ClassifierSettings::default();
+    // Two classes: bernoulli, classic by default and by name.
+    let binary = labelled("logistic_binary");
+    let want = ClassicRvmClassifier::new(binary.phi.clone(), DVector::from_column_slice(&binary.t), settings)
+        .unwrap()
+        .run()
+        .unwrap();
+    for extra in [&[][..], &["--method", "classic"]] {
+        let mut args = vec!["rvm", "--design", &binary.design, "--targets", &binary.labels, "--column", "t"];
+        args.extend(["--likelihood", "bernoulli"]);
+        args.extend(extra);
+        let json = run_json(&args);
+        let what = format!("bernoulli {extra:?}");
+        assert_eq!(json["method"], "classic", "{what}");
+        assert!(json.get("beta").is_none() && json.get("classes").is_none(), "{what}: {json}");
+        let relevant: Vec<usize> =
+            json["relevant"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
+        assert_eq!(relevant, want.relevant, "{what}");
+        for (key, values) in [("weights", &want.weights), ("alpha", &want.alpha)] {
+            for (j, v) in values.iter().enumerate() {
+                assert_num(&json[key][j], *v, &format!("{what}: {key}[{j}]"));
+            }
+        }
+        assert_num(&json["log_marginal_likelihood"], want.log_marginal_likelihood, &what);
+        assert_num(&json["accuracy"], want.accuracy, &what);
+        assert_eq!(json["iterations"].as_u64(), Some(want.iterations as u64), "{what}");
+        assert_eq!(json["converged"].as_bool(), Some(true), "{what}");
+        assert_classifier_recomputed(&json, &binary, 2, &what);
+    }
+    // Three classes: softmax, K from the largest label.
+    let multi = labelled("logistic_multi");
+    let mut rvm = ClassicMulticlassRvm::new(multi.phi.clone(), &multi.t, 3, settings).unwrap();
+    let want = rvm.run().unwrap();
+    let json = run_json(&[
+        "rvm",
+        "--design",
+        &multi.design,
+        "--targets",
+        &multi.labels,
+        "--column",
+        "t",
+        "--likelihood",
+        "softmax",
+    ]);
+    assert_eq!(json["method"], "classic");
+    assert_eq!(json["classes"].as_u64(), Some(3));
+    assert!(json.get("beta").is_none());
+    assert_eq!(serde_json::to_value(&want.relevant).unwrap(), json["relevant"]);
+    for (r, (weights, alphas)) in want.weights.iter().zip(&want.alpha).enumerate() {
+        for k in 0..3 {
+            assert_num(&json["weights"][r][k], weights[k], &format!("softmax: weights[{r}][{k}]"));
+            match alphas[k] {
+                Some(a) => assert_num(&json["alpha"][r][k], a, &format!("softmax: alpha[{r}][{k}]")),
+                None => assert!(json["alpha"][r][k].is_null(), "softmax: alpha[{r}][{k}]"),
+            }
+        }
+    }
+    assert_num(&json["log_marginal_likelihood"], want.log_marginal_likelihood, "softmax: L");
+    assert_eq!(json["iterations"].as_u64(), Some(want.iterations as u64));
+    assert_eq!(json["converged"].as_bool(), Some(true));
+    assert_classifier_recomputed(&json, &multi, 3, "softmax");
+    eprintln!(
+        "softmax: {} relevant, {} active weights, accuracy {}",
+        want.relevant.len(),
+        rvm.active_weights().len(),
+        want.accuracy
+    );
+}
+
+#[test]
+fn bad_labels_exit_1_naming_the_row() {
+    let dir = Scratch::new("labels");
+    let design = write(&dir, "PHI.csv", "bias,x\n1,0\n1,1\n1,2\n1,3\n");
+    let g = |p: &Path| p.to_str().unwrap().to_owned();
+    let cases: Vec<(&str, &str, &str)> = vec![
+        (
+            "bernoulli",
+            "t\n0\n1\n0.5\n1\n",
+            "T.csv data row 3 (the first column): 0.5 is not a class label (labels are 0 or 1",
+        ),
+        ("bernoulli", "t\n0\n2\n1\n0\n", "data row 2 (the first column): 2 is not a class label"),
+        (
+            "softmax",
+            "t\n0\n1\n-1\n2\n",
+            "data row 3 (the first column): -1 is not a class label (labels are a whole number 0, 1, 2",
+        ),
+        ("softmax", "t\n0\n0\n0\n0\n", "every label is 0, but --likelihood softmax needs at least two classes"),
+        ("softmax", "t\n0\n1\n1000\n0\n", "K must be a whole number from 2 to 100, but is 1001"),
+    ];
+    for (likelihood, text, message) in cases {
+        let targets = write(&dir, "T.csv", text);
+        let (code, stderr) =
+            run_error(&["rvm", "--design", &g(&design), "--targets", &g(&targets), "--likelihood", likelihood]);
+        assert_eq!(code, 1, "{likelihood} {text:?}: {stderr}");
+        assert!(stderr.contains(message), "{likelihood} {text:?}: {stderr:?} lacks {message:?}");
+    }
+    for (extra, message) in [
+        (
+            &["--likelihood", "bernoulli", "--method", "fast"][..],
+            "--method must be classic for --likelihood bernoulli, but is 'fast'",
+        ),
+        (
+            &["--likelihood", "softmax", "--method", "em"],
+            "--method must be classic for --likelihood softmax, but is 'em'",
+        ),
+        (&["--likelihood", "softmax", "--events"], "--events applies only to --likelihood gaussian"),
+        (&["--likelihood", "logistic"], "--likelihood must be gaussian, bernoulli or softmax, but is 'logistic'"),
+    ] {
+        let targets = write(&dir, "T.csv", "t\n0\n1\n0\n1\n");
+        let mut args = vec!["rvm", "--design", design.to_str().unwrap(), "--targets", targets.to_str().unwrap()];
+        args.extend(extra);
+        let (code, stderr) = run_error(&args);
+        assert_eq!(code, 2, "{extra:?}");
+        assert!(
+            stderr.contains(message) && stderr.contains("--likelihood gaussian|bernoulli|softmax"),
+            "{extra:?}: {stderr}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
 //!                  [--alpha A --beta B] [--method fixed-point|em]
 //! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
+//!             [--likelihood gaussian|bernoulli|softmax]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
 //! ```
@@ -17,7 +18,11 @@
 //! every αᵢ at once ([`rvm_lab::rvm::ClassicRvm`]: MacKay's rule PRML 7.87–7.88, or EM
 //! PRML 9.67–9.68); prints [`rvm_lab::rvm::RvmFit`] and, for the fast method on request,
 //! its [`rvm_lab::rvm::Event`]s. The classic methods have no events (`--events` with them
-//! is an argument error): a sweep changes every αᵢ at once.
+//! is an argument error): a sweep changes every αᵢ at once. With `--likelihood bernoulli`
+//! or `softmax` the targets are class labels and `rvm` fits the classifier instead
+//! ([`rvm_lab::rvm::classification::ClassicRvmClassifier`], PRML 7.108–7.116, or
+//! [`rvm_lab::rvm::multiclass::ClassicMulticlassRvm`], PRML 7.120–7.122) and prints its
+//! fit with the accuracy.
 //!
 //! Both read Φ and t with the same CSV rules ([`csv::Table`], [`read_problem`]). Output is
 //! JSON on stdout; errors go to stderr with exit code 2 (bad arguments) or 1 (bad data, or
@@ -32,6 +37,8 @@ use std::sync::Arc;
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassificationFit, ClassifierSettings};
+use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit};
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, Event, FastRvm, FastSettings, Problem, Rule, RvmFit, Selection};
 use serde::Serialize;
 use thiserror::Error as ThisError;
@@ -45,6 +52,7 @@ const USAGE: &str = "\
 usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
                         [--alpha A --beta B] [--method fixed-point|em]
        rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
+                   [--likelihood gaussian|bernoulli|softmax]
                    [--method fast|classic|em] [--selection greedy|cyclic|random]
                    [--no-alignment-test] [--events]
        rvm-lab --help
@@ -69,7 +77,15 @@ relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_li
   --selection S      fast only: the basis function of each step: greedy (the largest gain
                      in L, deletions first; the default), cyclic or random (seed 0)
   --no-alignment-test  fast only: do not refuse candidates nearly parallel to an active one
-  --events           fast only: also print events, every step (step 0: the first add)";
+  --events           fast only: also print events, every step (step 0: the first add)
+  --likelihood L     gaussian (regression, the default); bernoulli: two classes, the targets
+                     are labels 0 or 1, y = σ(wᵀφ) (PRML 7.108–7.116); softmax: K classes,
+                     labels 0 … K − 1 with K = the largest label + 1, one weight per column
+                     and class (PRML 7.120–7.122). Both classifiers take --method classic
+                     (their default: αᵢ = γᵢ/wᵢ*² sweeps around the Laplace mode, at most 2000)
+                     and print accuracy (the fraction of points whose most probable class is
+                     their label) instead of beta; softmax also prints classes (K), and for
+                     each relevant column K weights and K alpha (null where pruned)";
 
 /// Everything that can go wrong, with its message.
 #[derive(Debug, ThisError)]
@@ -80,6 +96,9 @@ enum CliError {
     /// A CSV file is wrong.
     #[error(transparent)]
     Csv(#[from] CsvError),
+    /// A target is not a class label of the chosen likelihood, or there is one class only.
+    #[error("{0}")]
+    Labels(String),
     /// The two files disagree on N.
     #[error("{targets} has {target_rows} data rows, but {design} has {design_rows}")]
     RowMismatch { design: String, design_rows: usize, targets: String, target_rows: usize },
@@ -170,11 +189,37 @@ impl RvmMethod {
 /// method, 100 000 sweeps, would take minutes on a large problem that does not converge).
 const EM_MAX_SWEEPS: usize = 10_000;
 
+/// The methods of the classifiers (`--likelihood bernoulli|softmax`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum ClassifierMethod {
+    /// All αᵢ re-estimated at once around the Laplace mode (PRML 7.116).
+    Classic,
+}
+
+impl ClassifierMethod {
+    fn name(self) -> &'static str {
+        match self {
+            ClassifierMethod::Classic => "classic",
+        }
+    }
+}
+
+/// The model `rvm-lab rvm` fits, by `--likelihood`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Model {
+    /// `gaussian`: regression, t = Φw + ε.
+    Regression(RvmMethod),
+    /// `bernoulli`: two classes, labels 0 and 1.
+    Binary(ClassifierMethod),
+    /// `softmax`: K classes, labels 0 … K − 1.
+    Multiclass(ClassifierMethod),
+}
+
 /// The parsed command line of `rvm-lab rvm`.
 #[derive(Debug, Clone, PartialEq)]
 struct RvmArgs {
     input: Input,
-    method: RvmMethod,
+    model: Model,
 }
 
 /// What the command line asks for.
@@ -223,8 +268,46 @@ fn evidence(args: &EvidenceArgs) -> Result<String, CliError> {
 /// `rvm-lab rvm`: the JSON text of the fit.
 fn rvm(args: &RvmArgs) -> Result<String, CliError> {
     let (phi, t) = read_problem(&args.input)?;
-    let problem = Arc::new(Problem::new(phi, DVector::from_vec(t))?);
-    to_json(&Relevance::new(problem, args.method)?)
+    match args.model {
+        Model::Regression(method) => {
+            let problem = Arc::new(Problem::new(phi, DVector::from_vec(t))?);
+            to_json(&Relevance::new(problem, method)?)
+        }
+        Model::Binary(method) => {
+            class_count(&t, &args.input, Some(2))?;
+            to_json(&Classified::binary(phi, t, method)?)
+        }
+        Model::Multiclass(method) => {
+            let classes = class_count(&t, &args.input, None)?;
+            to_json(&Classified::multiclass(phi, &t, classes, method)?)
+        }
+    }
+}
+
+/// K for the class labels `t`: each must be a whole number from 0 to `classes` − 1 (when
+/// given), else an error naming the file, the data row and the label; without `classes`,
+/// K is the largest label + 1 and must be at least 2.
+fn class_count(t: &[f64], input: &Input, classes: Option<usize>) -> Result<usize, CliError> {
+    let file = input.targets.display();
+    let column = input.column.as_deref().map_or_else(|| "the first column".to_owned(), |c| format!("column {c}"));
+    let (rule, top) = match classes {
+        Some(k) => ("0 or 1 for --likelihood bernoulli".to_owned(), (k - 1) as f64),
+        None => ("a whole number 0, 1, 2, … for --likelihood softmax".to_owned(), f64::MAX),
+    };
+    if let Some((row, value)) = t.iter().enumerate().find(|&(_, &v)| v.fract() != 0.0 || !(0.0..=top).contains(&v)) {
+        let row = row + 1;
+        return Err(CliError::Labels(format!(
+            "{file} data row {row} ({column}): {value} is not a class label (labels are {rule})"
+        )));
+    }
+    let largest = t.iter().fold(0.0_f64, |m, &v| m.max(v));
+    match classes {
+        Some(k) => Ok(k),
+        None if largest >= 1.0 => Ok((largest as usize).saturating_add(1)),
+        None => Err(CliError::Labels(format!(
+            "{file} ({column}): every label is 0, but --likelihood softmax needs at least two classes"
+        ))),
+    }
 }
 
 fn to_json<T: Serialize>(value: &T) -> Result<String, CliError> {
@@ -317,6 +400,36 @@ impl Relevance {
     }
 }
 
+/// The output of `rvm-lab rvm --likelihood bernoulli|softmax`: the method and the fit.
+#[derive(Debug, Serialize)]
+struct Classified<F> {
+    method: &'static str,
+    #[serde(flatten)]
+    fit: F,
+}
+
+impl Classified<ClassificationFit> {
+    fn binary(phi: DMatrix<f64>, t: Vec<f64>, method: ClassifierMethod) -> Result<Self, CliError> {
+        let fit = match method {
+            ClassifierMethod::Classic => {
+                ClassicRvmClassifier::new(phi, DVector::from_vec(t), ClassifierSettings::default())?.run()?
+            }
+        };
+        Ok(Self { method: method.name(), fit })
+    }
+}
+
+impl Classified<MulticlassFit> {
+    fn multiclass(phi: DMatrix<f64>, t: &[f64], classes: usize, method: ClassifierMethod) -> Result<Self, CliError> {
+        let fit = match method {
+            ClassifierMethod::Classic => {
+                ClassicMulticlassRvm::new(phi, t, classes, ClassifierSettings::default())?.run()?
+            }
+        };
+        Ok(Self { method: method.name(), fit })
+    }
+}
+
 /// Φ from the design file and t from the chosen column of the targets file: the reading
 /// both commands share.
 fn read_problem(input: &Input) -> Result<(DMatrix<f64>, Vec<f64>), CliError> {
@@ -370,7 +483,8 @@ const INPUT_OPTIONS: [Spec; 3] = [("design", Takes::Value), ("targets", Takes::V
 const EVIDENCE_OPTIONS: [Spec; 3] = [("alpha", Takes::Value), ("beta", Takes::Value), ("method", Takes::Value)];
 
 /// The options of `rvm-lab rvm`.
-const RVM_OPTIONS: [Spec; 4] = [
+const RVM_OPTIONS: [Spec; 5] = [
+    ("likelihood", Takes::Value),
     ("method", Takes::Value),
     ("selection", Takes::Value),
     ("no-alignment-test", Takes::Nothing),
@@ -457,9 +571,41 @@ fn parse_evidence(args: &[String]) -> Result<EvidenceArgs, CliError> {
     Ok(EvidenceArgs { input: options.input()?, mode })
 }
 
+/// The options that belong to the fast regression method.
+const FAST_ONLY: [&str; 3] = ["selection", "no-alignment-test", "events"];
+
 /// Parses the arguments after `rvm`.
 fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
     let options = Options::collect(args, &RVM_OPTIONS)?;
+    let model = match options.value("likelihood") {
+        None | Some("gaussian") => Model::Regression(parse_regression_method(&options)?),
+        Some(likelihood @ "bernoulli") => Model::Binary(parse_classifier_method(&options, likelihood)?),
+        Some(likelihood @ "softmax") => Model::Multiclass(parse_classifier_method(&options, likelihood)?),
+        Some(other) => {
+            return Err(CliError::Usage(format!(
+                "--likelihood must be gaussian, bernoulli or softmax, but is '{other}'"
+            )));
+        }
+    };
+    Ok(RvmArgs { input: options.input()?, model })
+}
+
+/// The `--method` of a classifier (`likelihood` names it in messages): classic, the
+/// default. The fast method's options are refused.
+fn parse_classifier_method(options: &Options, likelihood: &str) -> Result<ClassifierMethod, CliError> {
+    if let Some(fast_only) = FAST_ONLY.iter().find(|o| options.has(o)) {
+        return Err(CliError::Usage(format!("--{fast_only} applies only to --likelihood gaussian")));
+    }
+    match options.value("method") {
+        None | Some("classic") => Ok(ClassifierMethod::Classic),
+        Some(other) => {
+            Err(CliError::Usage(format!("--method must be classic for --likelihood {likelihood}, but is '{other}'")))
+        }
+    }
+}
+
+/// The `--method` of the regression RVM and its options.
+fn parse_regression_method(options: &Options) -> Result<RvmMethod, CliError> {
     let method = match options.value("method") {
         None | Some("fast") => {
             let selection = match options.value("selection") {
@@ -482,13 +628,13 @@ fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
                     return Err(CliError::Usage(format!("--method must be fast, classic or em, but is '{other}'")));
                 }
             };
-            if let Some(fast_only) = ["selection", "no-alignment-test", "events"].iter().find(|o| options.has(o)) {
+            if let Some(fast_only) = FAST_ONLY.iter().find(|o| options.has(o)) {
                 return Err(CliError::Usage(format!("--{fast_only} applies only to --method fast")));
             }
             RvmMethod::Classic(rule)
         }
     };
-    Ok(RvmArgs { input: options.input()?, method })
+    Ok(method)
 }
 
 /// A number given on the command line; its range is checked by the core.
@@ -536,7 +682,7 @@ mod tests {
         let mut all = vec!["rvm", "--design", "p", "--targets", "t"];
         all.extend(args);
         match parse(&all) {
-            Ok(Command::Rvm(args)) => args.method,
+            Ok(Command::Rvm(RvmArgs { model: Model::Regression(method), .. })) => method,
             other => panic!("{all:?}: {other:?}"),
         }
     }
@@ -556,6 +702,85 @@ mod tests {
             panic!("rvm not parsed");
         };
         assert_eq!(args.input, Input { design: "p".into(), targets: "t".into(), column: Some("y".into()) });
+    }
+
+    #[test]
+    fn parses_the_likelihoods() {
+        let model = |extra: &[&str]| {
+            let mut all = vec!["rvm", "--design", "p", "--targets", "t"];
+            all.extend(extra);
+            match parse(&all) {
+                Ok(Command::Rvm(args)) => args.model,
+                other => panic!("{all:?}: {other:?}"),
+            }
+        };
+        let fast = RvmMethod::Fast { selection: Selection::Greedy, alignment_test: true, events: false };
+        assert_eq!(model(&["--likelihood", "gaussian"]), Model::Regression(fast));
+        assert_eq!(
+            model(&["--likelihood=gaussian", "--method", "classic"]),
+            Model::Regression(RvmMethod::Classic(Rule::MacKay))
+        );
+        assert_eq!(model(&["--likelihood", "bernoulli"]), Model::Binary(ClassifierMethod::Classic));
+        assert_eq!(
+            model(&["--likelihood", "bernoulli", "--method", "classic"]),
+            Model::Binary(ClassifierMethod::Classic)
+        );
+        assert_eq!(
+            model(&["--method=classic", "--likelihood", "softmax"]),
+            Model::Multiclass(ClassifierMethod::Classic)
+        );
+        let rvm = |extra: &[&'static str]| {
+            let mut args = vec!["rvm", "--design", "p", "--targets", "t"];
+            args.extend(extra);
+            usage_error(&args)
+        };
+        assert_eq!(
+            rvm(&["--likelihood", "poisson"]),
+            "--likelihood must be gaussian, bernoulli or softmax, but is 'poisson'"
+        );
+        assert_eq!(
+            rvm(&["--likelihood", "bernoulli", "--method", "fast"]),
+            "--method must be classic for --likelihood bernoulli, but is 'fast'"
+        );
+        assert_eq!(
+            rvm(&["--likelihood", "softmax", "--method", "em"]),
+            "--method must be classic for --likelihood softmax, but is 'em'"
+        );
+        assert_eq!(rvm(&["--likelihood", "softmax", "--events"]), "--events applies only to --likelihood gaussian");
+        assert_eq!(
+            rvm(&["--likelihood", "bernoulli", "--selection", "cyclic"]),
+            "--selection applies only to --likelihood gaussian"
+        );
+    }
+
+    #[test]
+    fn class_labels_are_checked_row_by_row() {
+        let input = Input { design: "PHI.csv".into(), targets: "T.csv".into(), column: Some("t".into()) };
+        let message = |t: &[f64], classes| match class_count(t, &input, classes) {
+            Err(CliError::Labels(message)) => message,
+            other => panic!("{t:?}: {other:?}"),
+        };
+        assert_eq!(class_count(&[0.0, 1.0, 1.0], &input, Some(2)).unwrap(), 2);
+        assert_eq!(class_count(&[0.0, 0.0], &input, Some(2)).unwrap(), 2);
+        assert_eq!(class_count(&[2.0, 0.0, 1.0, 4.0], &input, None).unwrap(), 5);
+        assert_eq!(
+            message(&[0.0, 1.0, 0.5], Some(2)),
+            "T.csv data row 3 (column t): 0.5 is not a class label (labels are 0 or 1 for --likelihood bernoulli)"
+        );
+        assert_eq!(
+            message(&[2.0, 0.0], Some(2)),
+            "T.csv data row 1 (column t): 2 is not a class label (labels are 0 or 1 for --likelihood bernoulli)"
+        );
+        assert_eq!(
+            message(&[1.0, -1.0], None),
+            "T.csv data row 2 (column t): -1 is not a class label (labels are a whole number 0, 1, 2, … for \
+             --likelihood softmax)"
+        );
+        assert_eq!(
+            message(&[0.0, 0.0], None),
+            "T.csv (column t): every label is 0, but --likelihood softmax needs at least two classes"
+        );
+        assert_eq!(class_count(&[1e300, 0.0], &input, None).unwrap(), usize::MAX);
     }
 
     #[test]

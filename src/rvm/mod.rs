@@ -13,6 +13,8 @@
 //! - [`classic`]: Tipping's (2001) re-estimation of every αᵢ at once, and its EM variant;
 //! - [`classification`]: the binary classifier σ(wᵀφ(x)) with the Laplace approximation,
 //!   its mode by IRLS and the classic re-estimation (PRML §7.2.3);
+//! - [`multiclass`]: K classes through the softmax, one αₖᵢ per weight, the IRLS mode with
+//!   the MK × MK Hessian and the classic re-estimation (PRML 7.120–7.122);
 //! - [`sparsity`]: the sparsity and quality of one basis function (PRML 7.97–7.101) and the
 //!   two-point model of PRML Fig 7.10.
 
@@ -27,6 +29,7 @@ pub mod classic;
 pub mod classification;
 pub mod event;
 pub mod fast;
+pub mod multiclass;
 pub mod sparsity;
 
 pub use classic::{ClassicRvm, ClassicSettings, Rule};

@@ -3,4 +3,5 @@
 #![allow(dead_code)] // each test binary uses a part
 
 pub mod fixtures;
+pub mod softmax;
 pub mod svg;
