@@ -24,7 +24,7 @@ use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
-use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings};
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier};
 use rvm_lab::rvm::multiclass::ClassicMulticlassRvm;
 use rvm_lab::rvm::{
     Action, ActivePosterior, ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem as RvmProblem, Rule, RvmFit,
@@ -543,19 +543,33 @@ fn assert_classifier_recomputed(json: &Value, problem: &Labelled, classes: usize
 #[test]
 fn rvm_fits_the_classifiers_as_the_library_does() {
     let settings = ClassifierSettings::default();
-    // Two classes: bernoulli, classic by default and by name.
+    // Two classes: bernoulli, fast by default (with its events if asked for), classic by name.
     let binary = labelled("logistic_binary");
-    let want = ClassicRvmClassifier::new(binary.phi.clone(), DVector::from_column_slice(&binary.t), settings)
-        .unwrap()
-        .run()
-        .unwrap();
-    for extra in [&[][..], &["--method", "classic"]] {
+    let t = DVector::from_column_slice(&binary.t);
+    let classic = ClassicRvmClassifier::new(binary.phi.clone(), t.clone(), settings).unwrap().run().unwrap();
+    let problem = Arc::new(RvmProblem::new(binary.phi.clone(), t).unwrap());
+    let mut fast = FastRvmClassifier::new(problem, FastSettings::default()).unwrap();
+    let fast_fit = fast.run().unwrap();
+    for (extra, method, want) in [
+        (&["--events"][..], "fast", &fast_fit),
+        (&["--method", "fast", "--selection", "greedy"][..], "fast", &fast_fit),
+        (&["--method", "classic"][..], "classic", &classic),
+    ] {
         let mut args = vec!["rvm", "--design", &binary.design, "--targets", &binary.labels, "--column", "t"];
         args.extend(["--likelihood", "bernoulli"]);
         args.extend(extra);
         let json = run_json(&args);
         let what = format!("bernoulli {extra:?}");
-        assert_eq!(json["method"], "classic", "{what}");
+        assert_eq!(json["method"], method, "{what}");
+        if extra.contains(&"--events") {
+            let events = json["events"].as_array().unwrap();
+            assert_eq!(events.len(), fast.events().len(), "{what}");
+            assert_eq!(events.last().unwrap()["action"], "converged", "{what}");
+            assert!(events.iter().all(|e| e.get("beta").is_none()), "{what}: a classifier has no β");
+            assert_num(&events[3]["log_ml"], fast.events()[3].log_ml, &what);
+        } else {
+            assert!(json.get("events").is_none(), "{what}");
+        }
         assert!(json.get("beta").is_none() && json.get("classes").is_none(), "{what}: {json}");
         let relevant: Vec<usize> =
             json["relevant"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
@@ -640,14 +654,14 @@ fn bad_labels_exit_1_naming_the_row() {
     }
     for (extra, message) in [
         (
-            &["--likelihood", "bernoulli", "--method", "fast"][..],
-            "--method must be classic for --likelihood bernoulli, but is 'fast'",
+            &["--likelihood", "bernoulli", "--method", "em"][..],
+            "--method must be fast or classic for --likelihood bernoulli, but is 'em'",
         ),
         (
             &["--likelihood", "softmax", "--method", "em"],
             "--method must be classic for --likelihood softmax, but is 'em'",
         ),
-        (&["--likelihood", "softmax", "--events"], "--events applies only to --likelihood gaussian"),
+        (&["--likelihood", "softmax", "--events"], "--events applies only to --likelihood gaussian or bernoulli"),
         (&["--likelihood", "logistic"], "--likelihood must be gaussian, bernoulli or softmax, but is 'logistic'"),
     ] {
         let targets = write(&dir, "T.csv", "t\n0\n1\n0\n1\n");

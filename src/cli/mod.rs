@@ -37,7 +37,7 @@ use std::sync::Arc;
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
-use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassificationFit, ClassifierSettings};
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassificationFit, ClassifierSettings, FastRvmClassifier};
 use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit};
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, Event, FastRvm, FastSettings, Problem, Rule, RvmFit, Selection};
 use serde::Serialize;
@@ -81,9 +81,11 @@ relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_li
   --likelihood L     gaussian (regression, the default); bernoulli: two classes, the targets
                      are labels 0 or 1, y = σ(wᵀφ) (PRML 7.108–7.116); softmax: K classes,
                      labels 0 … K − 1 with K = the largest label + 1, one weight per column
-                     and class (PRML 7.120–7.122). Both classifiers take --method classic
-                     (their default: αᵢ = γᵢ/wᵢ*² sweeps around the Laplace mode, at most 2000)
-                     and print accuracy (the fraction of points whose most probable class is
+                     and class (PRML 7.120–7.122). bernoulli takes --method fast (the default:
+                     the fast method on the Laplace linearisation, PRML 7.117–7.119, with
+                     --selection, --no-alignment-test, --events) or classic; softmax takes
+                     classic only (αᵢ = γᵢ/wᵢ*² sweeps around the Laplace mode, ≤ 2000). Both
+                     print accuracy (the fraction of points whose most probable class is
                      their label) instead of beta; softmax also prints classes (K), and for
                      each relevant column K weights and K alpha (null where pruned)";
 
@@ -192,6 +194,9 @@ const EM_MAX_SWEEPS: usize = 10_000;
 /// The methods of the classifiers (`--likelihood bernoulli|softmax`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum ClassifierMethod {
+    /// Tipping & Faul's sequential method on the Laplace linearisation (PRML 7.117–7.119),
+    /// with the regression method's options; binary only.
+    Fast { selection: Selection, alignment_test: bool, events: bool },
     /// All αᵢ re-estimated at once around the Laplace mode (PRML 7.116).
     Classic,
 }
@@ -199,6 +204,7 @@ enum ClassifierMethod {
 impl ClassifierMethod {
     fn name(self) -> &'static str {
         match self {
+            ClassifierMethod::Fast { .. } => "fast",
             ClassifierMethod::Classic => "classic",
         }
     }
@@ -400,33 +406,41 @@ impl Relevance {
     }
 }
 
-/// The output of `rvm-lab rvm --likelihood bernoulli|softmax`: the method and the fit.
+/// The output of `rvm-lab rvm --likelihood bernoulli|softmax`: the method, the fit, and
+/// the fast method's selection and events if asked for.
 #[derive(Debug, Serialize)]
 struct Classified<F> {
     method: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    selection: Option<&'static str>,
     #[serde(flatten)]
     fit: F,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    events: Option<Vec<Event>>,
 }
 
 impl Classified<ClassificationFit> {
     fn binary(phi: DMatrix<f64>, t: Vec<f64>, method: ClassifierMethod) -> Result<Self, CliError> {
-        let fit = match method {
+        let t = DVector::from_vec(t);
+        let (fit, selection, events) = match method {
+            ClassifierMethod::Fast { selection, alignment_test, events } => {
+                let settings = FastSettings { selection, alignment_test, ..FastSettings::default() };
+                let mut fast = FastRvmClassifier::new(Arc::new(Problem::new(phi, t)?), settings)?;
+                let fit = fast.run()?;
+                (fit, Some(selection.name()), events.then(|| fast.events().to_vec()))
+            }
             ClassifierMethod::Classic => {
-                ClassicRvmClassifier::new(phi, DVector::from_vec(t), ClassifierSettings::default())?.run()?
+                (ClassicRvmClassifier::new(phi, t, ClassifierSettings::default())?.run()?, None, None)
             }
         };
-        Ok(Self { method: method.name(), fit })
+        Ok(Self { method: method.name(), selection, fit, events })
     }
 }
 
 impl Classified<MulticlassFit> {
     fn multiclass(phi: DMatrix<f64>, t: &[f64], classes: usize, method: ClassifierMethod) -> Result<Self, CliError> {
-        let fit = match method {
-            ClassifierMethod::Classic => {
-                ClassicMulticlassRvm::new(phi, t, classes, ClassifierSettings::default())?.run()?
-            }
-        };
-        Ok(Self { method: method.name(), fit })
+        let fit = ClassicMulticlassRvm::new(phi, t, classes, ClassifierSettings::default())?.run()?;
+        Ok(Self { method: method.name(), selection: None, fit, events: None })
     }
 }
 
@@ -579,8 +593,8 @@ fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
     let options = Options::collect(args, &RVM_OPTIONS)?;
     let model = match options.value("likelihood") {
         None | Some("gaussian") => Model::Regression(parse_regression_method(&options)?),
-        Some(likelihood @ "bernoulli") => Model::Binary(parse_classifier_method(&options, likelihood)?),
-        Some(likelihood @ "softmax") => Model::Multiclass(parse_classifier_method(&options, likelihood)?),
+        Some("bernoulli") => Model::Binary(parse_binary_method(&options)?),
+        Some("softmax") => Model::Multiclass(parse_softmax_method(&options)?),
         Some(other) => {
             return Err(CliError::Usage(format!(
                 "--likelihood must be gaussian, bernoulli or softmax, but is '{other}'"
@@ -590,17 +604,51 @@ fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
     Ok(RvmArgs { input: options.input()?, model })
 }
 
-/// The `--method` of a classifier (`likelihood` names it in messages): classic, the
-/// default. The fast method's options are refused.
-fn parse_classifier_method(options: &Options, likelihood: &str) -> Result<ClassifierMethod, CliError> {
-    if let Some(fast_only) = FAST_ONLY.iter().find(|o| options.has(o)) {
-        return Err(CliError::Usage(format!("--{fast_only} applies only to --likelihood gaussian")));
+/// The `--method` of the binary classifier: fast (the default, with the regression
+/// method's options) or classic.
+fn parse_binary_method(options: &Options) -> Result<ClassifierMethod, CliError> {
+    match options.value("method") {
+        None | Some("fast") => {
+            let (selection, alignment_test, events) = parse_fast_options(options)?;
+            Ok(ClassifierMethod::Fast { selection, alignment_test, events })
+        }
+        Some("classic") => {
+            refuse_fast_options(options, "--method fast")?;
+            Ok(ClassifierMethod::Classic)
+        }
+        Some(other) => Err(CliError::Usage(format!(
+            "--method must be fast or classic for --likelihood bernoulli, but is '{other}'"
+        ))),
     }
+}
+
+/// The `--method` of the multiclass classifier: classic, the only one.
+fn parse_softmax_method(options: &Options) -> Result<ClassifierMethod, CliError> {
+    refuse_fast_options(options, "--likelihood gaussian or bernoulli")?;
     match options.value("method") {
         None | Some("classic") => Ok(ClassifierMethod::Classic),
         Some(other) => {
-            Err(CliError::Usage(format!("--method must be classic for --likelihood {likelihood}, but is '{other}'")))
+            Err(CliError::Usage(format!("--method must be classic for --likelihood softmax, but is '{other}'")))
         }
+    }
+}
+
+/// The fast method's options: `--selection` (greedy when absent), `--no-alignment-test`,
+/// `--events`.
+fn parse_fast_options(options: &Options) -> Result<(Selection, bool, bool), CliError> {
+    let selection = match options.value("selection") {
+        None => Selection::Greedy,
+        Some(name) => Selection::from_name(name)
+            .map_err(|_| CliError::Usage(format!("--selection must be greedy, cyclic or random, but is '{name}'")))?,
+    };
+    Ok((selection, !options.has("no-alignment-test"), options.has("events")))
+}
+
+/// Refuses the fast method's options where they do not apply (`only` says where they do).
+fn refuse_fast_options(options: &Options, only: &str) -> Result<(), CliError> {
+    match FAST_ONLY.iter().find(|o| options.has(o)) {
+        Some(fast_only) => Err(CliError::Usage(format!("--{fast_only} applies only to {only}"))),
+        None => Ok(()),
     }
 }
 
@@ -608,17 +656,8 @@ fn parse_classifier_method(options: &Options, likelihood: &str) -> Result<Classi
 fn parse_regression_method(options: &Options) -> Result<RvmMethod, CliError> {
     let method = match options.value("method") {
         None | Some("fast") => {
-            let selection = match options.value("selection") {
-                None => Selection::Greedy,
-                Some(name) => Selection::from_name(name).map_err(|_| {
-                    CliError::Usage(format!("--selection must be greedy, cyclic or random, but is '{name}'"))
-                })?,
-            };
-            RvmMethod::Fast {
-                selection,
-                alignment_test: !options.has("no-alignment-test"),
-                events: options.has("events"),
-            }
+            let (selection, alignment_test, events) = parse_fast_options(options)?;
+            RvmMethod::Fast { selection, alignment_test, events }
         }
         Some(other) => {
             let rule = match other {
@@ -628,9 +667,7 @@ fn parse_regression_method(options: &Options) -> Result<RvmMethod, CliError> {
                     return Err(CliError::Usage(format!("--method must be fast, classic or em, but is '{other}'")));
                 }
             };
-            if let Some(fast_only) = FAST_ONLY.iter().find(|o| options.has(o)) {
-                return Err(CliError::Usage(format!("--{fast_only} applies only to --method fast")));
-            }
+            refuse_fast_options(options, "--method fast")?;
             RvmMethod::Classic(rule)
         }
     };
@@ -720,7 +757,12 @@ mod tests {
             model(&["--likelihood=gaussian", "--method", "classic"]),
             Model::Regression(RvmMethod::Classic(Rule::MacKay))
         );
-        assert_eq!(model(&["--likelihood", "bernoulli"]), Model::Binary(ClassifierMethod::Classic));
+        let fast_binary = ClassifierMethod::Fast { selection: Selection::Greedy, alignment_test: true, events: false };
+        assert_eq!(model(&["--likelihood", "bernoulli"]), Model::Binary(fast_binary));
+        assert_eq!(
+            model(&["--likelihood", "bernoulli", "--selection", "cyclic", "--events"]),
+            Model::Binary(ClassifierMethod::Fast { selection: Selection::Cyclic, alignment_test: true, events: true })
+        );
         assert_eq!(
             model(&["--likelihood", "bernoulli", "--method", "classic"]),
             Model::Binary(ClassifierMethod::Classic)
@@ -739,17 +781,20 @@ mod tests {
             "--likelihood must be gaussian, bernoulli or softmax, but is 'poisson'"
         );
         assert_eq!(
-            rvm(&["--likelihood", "bernoulli", "--method", "fast"]),
-            "--method must be classic for --likelihood bernoulli, but is 'fast'"
+            rvm(&["--likelihood", "bernoulli", "--method", "em"]),
+            "--method must be fast or classic for --likelihood bernoulli, but is 'em'"
         );
         assert_eq!(
             rvm(&["--likelihood", "softmax", "--method", "em"]),
             "--method must be classic for --likelihood softmax, but is 'em'"
         );
-        assert_eq!(rvm(&["--likelihood", "softmax", "--events"]), "--events applies only to --likelihood gaussian");
         assert_eq!(
-            rvm(&["--likelihood", "bernoulli", "--selection", "cyclic"]),
-            "--selection applies only to --likelihood gaussian"
+            rvm(&["--likelihood", "softmax", "--events"]),
+            "--events applies only to --likelihood gaussian or bernoulli"
+        );
+        assert_eq!(
+            rvm(&["--likelihood", "bernoulli", "--method", "classic", "--selection", "cyclic"]),
+            "--selection applies only to --method fast"
         );
     }
 
