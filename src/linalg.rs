@@ -78,6 +78,27 @@ impl CholeskyFactor {
         b
     }
 
+    /// The diagonal of `A⁻¹`: `(A⁻¹)ᵢᵢ = ‖L⁻¹eᵢ‖²`, since `A⁻¹ = L⁻ᵀL⁻¹`. `L⁻¹eᵢ` is zero
+    /// above row i, so each forward substitution starts at row i: n³/6 operations in all,
+    /// a third of solving for the whole of `L⁻¹`.
+    pub fn inverse_diagonal(&self) -> DVector<f64> {
+        let l = self.chol.l_dirty();
+        let n = l.nrows();
+        let mut x = vec![0.0; n];
+        DVector::from_fn(n, |i, _| {
+            let mut norm_sq = 0.0;
+            for r in i..n {
+                let mut v = if r == i { 1.0 } else { 0.0 };
+                for (c, &xc) in x.iter().enumerate().take(r).skip(i) {
+                    v -= l[(r, c)] * xc;
+                }
+                x[r] = v / l[(r, r)];
+                norm_sq += x[r] * x[r];
+            }
+            norm_sq
+        })
+    }
+
     /// `ln|A| = 2 Σᵢ ln Lᵢᵢ`.
     pub fn ln_determinant(&self) -> f64 {
         self.chol.ln_determinant()
@@ -113,6 +134,14 @@ mod tests {
             (0..3).map(|j| f.solve_upper_transpose(&DVector::from_fn(3, |i, _| (i == j) as u8 as f64))).collect();
         let m = DMatrix::from_columns(&cols);
         assert!((&m * m.transpose() - inv).norm() < 1e-14);
+    }
+
+    #[test]
+    fn inverse_diagonal_matches_the_explicit_inverse() {
+        let a = spd();
+        let want = a.clone().try_inverse().unwrap().diagonal();
+        let got = CholeskyFactor::new(a, "A").unwrap().inverse_diagonal();
+        assert!((got - &want).norm() <= 1e-12 * want.norm(), "{want}");
     }
 
     #[test]

@@ -210,6 +210,16 @@ export const STRINGS = {
     'chart.log-ml': 'ln p(t|α,β)',
     'chart.marginal-likelihood': 'marginal likelihood',
     'chart.lambda-of-step': 'this step’s basis',
+    'panel.multiclass': 'Multiclass RVM',
+    'panel.multiclass.intro':
+      'K = 3 classes with a softmax, p(C_k|x) = exp(w_kᵀφ(x)) / Σⱼ exp(wⱼᵀφ(x)) (PRML 7.120–7.122), one weight vector per class on a Gaussian kernel and one αₖᵢ per weight. Each sweep finds the posterior mode by IRLS with the 3M × 3M Hessian, re-estimates every αₖᵢ = γₖᵢ/wₖᵢ*² from the Laplace approximation and prunes the weights whose α runs off to ∞; a basis function stays a relevance vector while any of its three weights is active. The sweeps run in the background: press Play or Step to follow them. Click the plot to place a point of the chosen class.',
+    'panel.multiclass.chart': 'Left: the inputs of the three classes (circles, crosses, triangles), each region in shades of its class’s colour by how probable the class is, the decision boundaries, and the relevance vectors ringed. Right: the Laplace ln p(T|α) and the number of relevance vectors against sweep.',
+    'readout.sweep': 'Sweep',
+    'readout.active-weights': 'Active weights wₖᵢ',
+    'chart.sweep': 'sweep',
+    'chart.relevance-vectors': 'relevance vectors',
+    'message.run-failed': 'The run stopped: {reason}',
+    'message.not-converged-sweeps': 'The run did not converge within {sweeps} sweeps.',
     'panel.classification': 'RVM classification',
     'panel.classification.intro':
       'The RVM classifier p(C₁|x) = σ(wᵀφ(x)) on a Gaussian kernel (PRML §7.2.3, Fig 7.12), trained by the fast method: at the posterior mode w* (IRLS), the Laplace approximation turns it into a regression with targets t̂ = Φw* + B⁻¹(t − y) and C = B⁻¹ + ΦA⁻¹Φᵀ, B = diag yₙ(1 − yₙ) (PRML 7.117–7.119), so each step adds, re-estimates or deletes one basis function as in the regression panel, then finds the new mode. L is the Laplace ln p(t|α) (7.114), which a step may lower slightly. The relevance vectors lie away from the decision boundary, unlike an SVM’s support vectors. Click the plot to place a point of the chosen class.',
@@ -572,6 +582,16 @@ export const STRINGS = {
     'chart.log-ml': 'ln p(t|α,β)',
     'chart.marginal-likelihood': '边缘似然',
     'chart.lambda-of-step': '本步的基函数',
+    'panel.multiclass': '多类 RVM',
+    'panel.multiclass.intro':
+      'K = 3 个类别，使用 softmax：p(C_k|x) = exp(w_kᵀφ(x)) / Σⱼ exp(wⱼᵀφ(x))（PRML 7.120–7.122），每个类别在高斯核上有一个权重向量，每个权重有一个 αₖᵢ。每一轮先用 3M × 3M 的 Hessian 通过 IRLS 求后验众数，再由拉普拉斯近似重估每个 αₖᵢ = γₖᵢ/wₖᵢ*²，并剪除 α 趋于 ∞ 的权重；只要某个基函数的三个权重中还有一个活跃，它就仍是相关向量。各轮在后台计算：按“播放”或“单步”跟随。点击图像可放置所选类别的点。',
+    'panel.multiclass.chart': '左：三类输入（圆圈、叉号、三角形），各区域按该类概率以其颜色深浅表示，决策边界，以及圈出的相关向量。右：拉普拉斯 ln p(T|α) 与相关向量个数随轮数的变化。',
+    'readout.sweep': '轮数',
+    'readout.active-weights': '活跃权重 wₖᵢ',
+    'chart.sweep': '轮数',
+    'chart.relevance-vectors': '相关向量',
+    'message.run-failed': '运行已停止：{reason}',
+    'message.not-converged-sweeps': '在 {sweeps} 轮内未收敛。',
     'panel.classification': 'RVM 分类',
     'panel.classification.intro':
       '高斯核上的 RVM 分类器 p(C₁|x) = σ(wᵀφ(x))（PRML §7.2.3，图 7.12），用快速算法训练：在后验众数 w*（IRLS 求得）处，拉普拉斯近似把它变成目标为 t̂ = Φw* + B⁻¹(t − y)、C = B⁻¹ + ΦA⁻¹Φᵀ、B = diag yₙ(1 − yₙ) 的回归问题（PRML 7.117–7.119），于是每一步像回归面板一样添加、重估或删除一个基函数，再求新的众数。L 是拉普拉斯近似的 ln p(t|α)（7.114），某一步可能使它略微下降。相关向量远离决策边界，这与 SVM 的支持向量不同。点击图像可放置所选类别的点。',

@@ -20,7 +20,7 @@ use super::{Cell, Message, Panel, Readout, Settings, Table, View};
 use crate::basis::{evenly_spaced, kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::classes::{ClassMap, ClassMapChart};
+use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, accuracy, sigmoid};
 use crate::rvm::{FastSettings, Problem, Selection};
@@ -216,19 +216,6 @@ impl ClassificationView {
         comparison.elapsed_ms += now_ms() - start;
         !comparison.done()
     }
-}
-
-/// The square around `points` with a margin of a tenth of its side.
-fn square_around(points: &[[f64; 2]]) -> ((f64, f64), (f64, f64)) {
-    let bounds =
-        |k: usize| points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p[k]), hi.max(p[k])));
-    let ((x0, x1), (y0, y1)) = (bounds(0), bounds(1));
-    if !(x0.is_finite() && y0.is_finite()) {
-        return ((-1.0, 1.0), (-1.0, 1.0));
-    }
-    let side = (x1 - x0).max(y1 - y0).max(0.5) * 1.2;
-    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
-    ((cx - side / 2.0, cx + side / 2.0), (cy - side / 2.0, cy + side / 2.0))
 }
 
 impl View for ClassificationView {

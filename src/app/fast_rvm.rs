@@ -263,7 +263,7 @@ impl FastRvmView {
         }
         let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
         let text = format!("{name} φ{m}");
-        let font = ("sans-serif", px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
+        let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
         let at = (X_RANGE.0 + 0.02 * (X_RANGE.1 - X_RANGE.0), clip.1 - 0.04 * (clip.1 - clip.0));
         chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
         Ok(())

@@ -319,7 +319,7 @@ impl View for RegularisationView {
         let mut messages = vec![];
         if self.ridge_gd_end.is_some() && self.ridge_gap() > AGREEMENT {
             let args = BTreeMap::from([
-                ("gap", format!("{:.1e}", self.ridge_gap())),
+                ("gap", crate::plot::scientific(self.ridge_gap(), 1)),
                 ("iterations", RIDGE_GD_ITERATIONS.to_string()),
             ]);
             messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });

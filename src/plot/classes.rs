@@ -112,6 +112,19 @@ impl ClassMap {
     }
 }
 
+/// The square around `points` with a margin of a tenth of its side.
+pub fn square_around(points: &[[f64; 2]]) -> ((f64, f64), (f64, f64)) {
+    let bounds =
+        |k: usize| points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p[k]), hi.max(p[k])));
+    let ((x0, x1), (y0, y1)) = (bounds(0), bounds(1));
+    if !(x0.is_finite() && y0.is_finite()) {
+        return ((-1.0, 1.0), (-1.0, 1.0));
+    }
+    let side = (x1 - x0).max(y1 - y0).max(0.5) * 1.2;
+    let (cx, cy) = (0.5 * (x0 + x1), 0.5 * (y0 + y1));
+    ((cx - side / 2.0, cx + side / 2.0), (cy - side / 2.0, cy + side / 2.0))
+}
+
 /// The colour of a shade of class k: white mixed with the class colour.
 fn shade_colour(k: usize, shade: usize) -> RGBColor {
     let tint = TINT.0 + (TINT.1 - TINT.0) * shade as f64 / (SHADES - 1) as f64;

@@ -157,11 +157,10 @@ impl LambdaChart {
 fn short(value: f64) -> String {
     let size = value.abs();
     if size != 0.0 && !(1e-3..1e5).contains(&size) {
-        return format!("{value:.2e}");
+        return super::scientific(value, 2);
     }
-    let decimals = (3 - size.log10().floor() as i32).clamp(0, 6) as usize;
-    let text = format!("{value:.decimals$}");
-    if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.').to_owned() } else { text }
+    let decimals = if size == 0.0 { 0 } else { (3 - size.log10().floor() as i32).clamp(0, 6) };
+    super::rounded(value, decimals)
 }
 
 /// The (s, q²) plane of one basis vector (PRML 7.101 read as a map): above the line q² = s
@@ -230,7 +229,7 @@ mod tests {
         assert_eq!(short(2.0), "2");
         assert_eq!(short(0.0012346), "0.001235");
         assert_eq!(short(1.23e6), "1.23e6");
-        assert_eq!(short(4e-5), "4.00e-5");
+        assert_eq!(short(4e-5), "4e-5");
     }
 
     #[test]

@@ -231,7 +231,7 @@ pub fn axes<'a, DB: DrawingBackend>(
     spec: &Axes,
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
-    let font = ("sans-serif", px(13.0, scale)).into_font().color(&palette::INK);
+    let font = (FontFamily::SansSerif, px(13.0, scale)).into_font().color(&palette::INK);
     let mut chart = ChartBuilder::on(area)
         .margin(px(MARGIN, scale))
         .margin_top(px(MARGIN_TOP, scale))
@@ -261,7 +261,7 @@ pub fn axes<'a, DB: DrawingBackend>(
     area.draw(&Text::new(spec.y_name.to_owned(), (xs.start - bx - px(4.0, scale) as i32, baseline), font.clone()))
         .map_err(drawing_error)?;
     if let Some(title) = spec.title {
-        let bold = ("sans-serif", px(14.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
+        let bold = (FontFamily::SansSerif, px(14.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
         let right = bold.pos(Pos::new(HPos::Right, VPos::Top));
         area.draw(&Text::new(title.to_owned(), (xs.end - bx, baseline), right)).map_err(drawing_error)?;
     }
@@ -270,9 +270,32 @@ pub fn axes<'a, DB: DrawingBackend>(
 
 /// A tick label: at most four decimals, without trailing zeros ("20", "0.25", "-1.5").
 pub fn tick(value: f64) -> String {
-    let text = format!("{value:.4}");
-    let text = if text.contains('.') { text.trim_end_matches('0').trim_end_matches('.') } else { &text };
-    if text == "-0" { "0".to_owned() } else { text.to_owned() }
+    rounded(value, 4)
+}
+
+/// `value` rounded to `decimals` decimals and written in the fewest digits that read back
+/// as that ("0.3", not "0.30000000000000004"; "-0" as "0"). Rounding first and writing
+/// the shortest form, rather than formatting with a precision, keeps the wasm module free
+/// of the exact-precision float formatter (about 7 KB).
+pub fn rounded(value: f64, decimals: i32) -> String {
+    let scale = 10f64.powi(decimals);
+    let r = (value * scale).round() / scale;
+    if r == 0.0 { "0".to_owned() } else { format!("{r}") }
+}
+
+/// `value` in exponent form with `digits` decimals in the mantissa ("1.23e6", "-4.5e-7").
+pub fn scientific(value: f64, digits: i32) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let mut exponent = value.abs().log10().floor() as i32;
+    let scale = 10f64.powi(digits);
+    let mut mantissa = (value / 10f64.powi(exponent) * scale).round() / scale;
+    if mantissa.abs() >= 10.0 {
+        mantissa /= 10.0;
+        exponent += 1;
+    }
+    format!("{}e{exponent}", rounded(mantissa, digits))
 }
 
 /// A polyline of `width` CSS pixels, cut where it leaves the chart's y range.
@@ -381,7 +404,7 @@ pub fn note<DB: DrawingBackend>(
     colour: RGBColor,
     scale: f64,
 ) -> Result<()> {
-    let font = ("sans-serif", px(13.0, scale)).into_font().color(&colour).pos(anchor);
+    let font = (FontFamily::SansSerif, px(13.0, scale)).into_font().color(&colour).pos(anchor);
     let shift = ((offset.0 * scale).round() as i32, (offset.1 * scale).round() as i32);
     let element = EmptyElement::at(at) + Text::new(text.to_owned(), shift, font);
     chart.draw_series([element]).map_err(drawing_error)?;
@@ -502,6 +525,11 @@ mod tests {
         assert_eq!(tick(-1.5), "-1.5");
         assert_eq!(tick(0.30000000000000004), "0.3");
         assert_eq!(tick(-0.00001), "0");
+        assert_eq!(tick(1.0 / 3.0), "0.3333");
+        assert_eq!(scientific(1_234_567.0, 2), "1.23e6");
+        assert_eq!(scientific(-0.000_000_45, 1), "-4.5e-7");
+        assert_eq!(scientific(9.996e3, 2), "1e4");
+        assert_eq!(scientific(0.05, 1), "5e-2");
     }
 
     #[test]

@@ -30,7 +30,9 @@ use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use super::classic::PRUNE_GAMMA;
-use super::classification::{ClassifierSettings, IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, PRUNE_ALPHA, Sweep};
+use super::classification::{
+    ClassifierSettings, IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, PRUNE_ALPHA, SETTLED, Sweep,
+};
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
 use crate::linalg::CholeskyFactor;
 
@@ -39,13 +41,6 @@ const HESSIAN: &str = "H = [Φᵀ diag(yₖ(Iₖⱼ − yⱼ)) Φ]ₖⱼ + A";
 
 /// Most classes K: the Hessian has up to MK rows.
 pub const MAX_CLASSES: usize = 100;
-
-/// Newton steps whose predicted rise ½gᵀH⁻¹g is below this fraction of 1 + |Ψ| are taken
-/// whole (the value of [`super::classification::irls`]: Ψ's rounding would decide them).
-const SETTLED: f64 = 1e-12;
-
-/// Most halvings of one Newton step (as [`super::classification::irls`]).
-const MAX_HALVINGS: usize = 60;
 
 /// ln Σⱼ exp(aⱼ), as m + ln Σⱼ exp(aⱼ − m) with m = maxⱼ aⱼ, so that no exponential
 /// overflows and the largest term is exactly 1 (−∞ for no terms).
@@ -378,9 +373,7 @@ impl Mode {
 
     /// The diagonal of Σ = H⁻¹, in the order of `active`: Σ_qq = ‖L⁻¹e_q‖² for H = LLᵀ.
     pub fn sigma_diagonal(&self) -> DVector<f64> {
-        let p = self.factor.dim();
-        let l_inv = self.factor.solve_lower_matrix(DMatrix::identity(p, p));
-        DVector::from_iterator(p, l_inv.column_iter().map(|c| c.norm_squared()))
+        self.factor.inverse_diagonal()
     }
 
     /// The fraction of training points whose most probable class argmaxₖ yₙₖ (the first of

@@ -35,10 +35,10 @@ pub const IRLS_MAX_ITERATIONS: usize = 200;
 
 /// Newton steps whose predicted rise ½gᵀH⁻¹g in Ψ is below this fraction of 1 + |Ψ|
 /// are taken whole, without the halving test: Ψ's rounding (≈ N·ε·|Ψ|) would decide it.
-const SETTLED: f64 = 1e-12;
+pub(crate) const SETTLED: f64 = 1e-12;
 
 /// Most halvings of one Newton step (2⁻⁶⁰ ≈ 10⁻¹⁸: below that the step changes nothing).
-const MAX_HALVINGS: usize = 60;
+pub(crate) const MAX_HALVINGS: usize = 60;
 
 /// The logistic sigmoid σ(a) = 1/(1 + e⁻ᵃ) (PRML 4.59), without overflow for large |a|.
 pub fn sigmoid(a: f64) -> f64 {
@@ -130,9 +130,7 @@ impl Mode {
     /// The diagonal of Σ = H⁻¹ (PRML 7.113): Σᵢᵢ = ‖L⁻¹eᵢ‖² for H = LLᵀ, since
     /// H⁻¹ = L⁻ᵀL⁻¹.
     pub fn sigma_diagonal(&self) -> DVector<f64> {
-        let m = self.factor.dim();
-        let l_inv = self.factor.solve_lower_matrix(DMatrix::identity(m, m));
-        DVector::from_iterator(m, l_inv.column_iter().map(|c| c.norm_squared()))
+        self.factor.inverse_diagonal()
     }
 }
 
