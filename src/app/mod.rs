@@ -349,7 +349,11 @@ impl<V: View> PanelModel for Panel<V> {
     fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
         let mut settings = V::Settings::default();
         let mut notices = vec![];
-        for (key, text) in pairs {
+        // The animation's frame goes last: a change of data restarts the animation, so a
+        // permalink's `step` must not come before its data, whatever the order in the URL.
+        let cursor = self.view.cursor().map(|(key, _)| key);
+        let (frame, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(key, _)| Some(key.as_str()) == cursor);
+        for (key, text) in rest.into_iter().chain(frame) {
             if let Err(error) = settings.assign(key, text) {
                 notices.push(Notice { key: key.clone(), error });
             }
@@ -615,6 +619,13 @@ mod tests {
             assert!(!panel.params().is_empty(), "{name}");
             let mut copy = AnyPanel::new(name).unwrap();
             assert!(copy.apply_query(&panel.query()).is_empty(), "{name}: its own query applies cleanly");
+            if panel.params().iter().any(|p| p.key == "step") {
+                // A permalink opens at its step even when the step comes before the data.
+                let pairs = [("step", "3"), ("seed", "2")].map(|(k, v)| (k.to_owned(), v.to_owned()));
+                assert!(copy.apply_query(&pairs).is_empty(), "{name}");
+                while copy.work(usize::MAX) {}
+                assert_eq!(copy.progress().map(|p| p.0), Some(3), "{name}");
+            }
         }
         assert_eq!(AnyPanel::new("nope").unwrap_err().code(), "unknown-choice");
     }
