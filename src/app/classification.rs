@@ -339,25 +339,7 @@ impl View for ClassificationView {
     /// A step every other frame: a run of a hundred steps plays in a few seconds.
     const PLAY_SPEED: u8 = 2;
 
-    fn step(&mut self, steps: usize) -> bool {
-        self.replay.step(steps)
-    }
-
-    fn step_back(&mut self) -> bool {
-        self.replay.step_back()
-    }
-
-    fn rewind(&mut self) {
-        self.replay.rewind();
-    }
-
-    fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("step", self.replay.shown().to_string()))
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.replay.shown(), self.replay.total()))
-    }
+    super::replay::replay_player!();
 
     fn work(&mut self, budget: usize) -> bool {
         self.compare(budget)

@@ -421,25 +421,7 @@ impl View for FastRvmView {
     /// Two steps a second: slow enough to read each step's label and log line.
     const PLAY_SPEED: u8 = 1;
 
-    fn step(&mut self, steps: usize) -> bool {
-        self.replay.step(steps)
-    }
-
-    fn step_back(&mut self) -> bool {
-        self.replay.step_back()
-    }
-
-    fn rewind(&mut self) {
-        self.replay.rewind();
-    }
-
-    fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("step", self.replay.shown().to_string()))
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.replay.shown(), self.replay.total()))
-    }
+    super::replay::replay_player!();
 
     fn work(&mut self, budget: usize) -> bool {
         self.compare(budget)

@@ -226,3 +226,31 @@ impl<R: Stepper> Replay<R> {
 fn alpha_cell(alpha: Option<f64>) -> Cell {
     alpha.map_or(Cell::Label("infinity"), Cell::Number)
 }
+
+/// The [`View`](super::View) methods of a panel that shows a [`Replay`] in its field
+/// `replay`: step, step back, rewind, the `step` cursor (so the URL follows the step) and
+/// the progress bar.
+macro_rules! replay_player {
+    () => {
+        fn step(&mut self, steps: usize) -> bool {
+            self.replay.step(steps)
+        }
+
+        fn step_back(&mut self) -> bool {
+            self.replay.step_back()
+        }
+
+        fn rewind(&mut self) {
+            self.replay.rewind();
+        }
+
+        fn cursor(&self) -> Option<(&'static str, String)> {
+            Some(("step", self.replay.shown().to_string()))
+        }
+
+        fn progress(&self) -> Option<(usize, usize)> {
+            Some((self.replay.shown(), self.replay.total()))
+        }
+    };
+}
+pub(crate) use replay_player;
