@@ -20,6 +20,7 @@ const PANELS = [
   { name: 'lambda-curve', good: ['q2', '9'], bad: ['sparsity', '0'] },
   { name: 'fast-rvm', good: ['s', '0.05'], bad: ['s', '-1'] },
   { name: 'classification', good: ['s', '0.5'], bad: ['s', '-1'] },
+  { name: 'multiclass', good: ['s', '0.5'], bad: ['s', '-1'] },
 ];
 
 let env;
