@@ -146,6 +146,8 @@ pub struct ClassificationView {
     data: LabelledPoints,
     width: f64,
     replay: Replay<FastRvmClassifier>,
+    /// The settings computed from, less what the view follows in place ([`source`]).
+    source: ClassificationSettings,
     /// The square shown: the data's bounding box with a margin.
     range: ((f64, f64), (f64, f64)),
     /// Classic re-estimation, when N ≤ [`COMPARE_MAX_N`].
@@ -218,6 +220,14 @@ impl ClassificationView {
     }
 }
 
+/// `settings` less what the view follows without recomputing: the step shown and the class of the next placed point.
+fn source(settings: &ClassificationSettings) -> ClassificationSettings {
+    let mut source = settings.clone();
+    source.k = 0;
+    source.data.place = 0;
+    source
+}
+
 impl View for ClassificationView {
     type Settings = ClassificationSettings;
 
@@ -241,7 +251,14 @@ impl View for ClassificationView {
             .then(|| ClassicRvmClassifier::new(design, t, ClassifierSettings::default()))
             .and_then(|run| run.ok())
             .map(|run| Comparison { run, elapsed_ms: 0.0, failed: None });
-        Ok(Self { range: square_around(&data.x), data, width: settings.width, replay, comparison })
+        Ok(Self {
+            range: square_around(&data.x),
+            data,
+            width: settings.width,
+            replay,
+            comparison,
+            source: source(settings),
+        })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -340,6 +357,15 @@ impl View for ClassificationView {
     const PLAY_SPEED: u8 = 2;
 
     super::replay::replay_player!();
+
+    /// Another step (or the class of the next point): the run stays, only the step moves.
+    fn follow(&mut self, settings: &Self::Settings) -> bool {
+        if source(settings) != self.source {
+            return false;
+        }
+        self.replay.show(settings.k);
+        true
+    }
 
     fn work(&mut self, budget: usize) -> bool {
         self.compare(budget)

@@ -159,6 +159,8 @@ pub struct FastRvmView {
     noise: f64,
     /// The fast run to its end, and the step shown.
     replay: Replay<FastRvm>,
+    /// The settings computed from, less what the view follows in place ([`source`]).
+    source: FastRvmSettings,
     /// Classic and EM, when N ≤ [`COMPARE_MAX_N`]; failed ones are dropped.
     comparisons: Vec<Comparison>,
     /// The reason classic or EM could not run, if one could not.
@@ -287,6 +289,13 @@ impl FastRvmView {
     }
 }
 
+/// `settings` less what the view follows without recomputing: the step shown.
+fn source(settings: &FastRvmSettings) -> FastRvmSettings {
+    let mut source = settings.clone();
+    source.k = 0;
+    source
+}
+
 impl View for FastRvmView {
     type Settings = FastRvmSettings;
 
@@ -319,7 +328,15 @@ impl View for FastRvmView {
                 }
             }
         }
-        Ok(Self { noise: settings.data.noise, data, width: settings.width, replay, comparisons, comparison_error })
+        Ok(Self {
+            noise: settings.data.noise,
+            data,
+            width: settings.width,
+            replay,
+            comparisons,
+            comparison_error,
+            source: source(settings),
+        })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -422,6 +439,15 @@ impl View for FastRvmView {
     const PLAY_SPEED: u8 = 1;
 
     super::replay::replay_player!();
+
+    /// Another step (or the class of the next point): the run stays, only the step moves.
+    fn follow(&mut self, settings: &Self::Settings) -> bool {
+        if source(settings) != self.source {
+            return false;
+        }
+        self.replay.show(settings.k);
+        true
+    }
 
     fn work(&mut self, budget: usize) -> bool {
         self.compare(budget)

@@ -140,6 +140,12 @@ pub trait View: Sized {
     fn cursor(&self) -> Option<(&'static str, String)> {
         None
     }
+    /// Takes `settings` in place, without recomputing, when they differ from those the
+    /// view was computed from only in what it can follow (e.g. the frame shown); `false`
+    /// to have [`Panel::update`] recompute.
+    fn follow(&mut self, _settings: &Self::Settings) -> bool {
+        false
+    }
     /// Continues work left over from [`View::compute`] (a long computation done in
     /// slices, one per frame), for at most `budget` units; `true` while more remains.
     fn work(&mut self, _budget: usize) -> bool {
@@ -204,7 +210,9 @@ impl<V: View> Panel<V> {
     pub fn update(&mut self, change: Change<'_, V>) -> Result<Option<Grab>> {
         let mut settings = self.settings.clone();
         let outcome = change(&self.view, &mut settings)?;
-        self.view = V::compute(&settings)?;
+        if !self.view.follow(&settings) {
+            self.view = V::compute(&settings)?;
+        }
         self.settings = settings;
         Ok(outcome)
     }
@@ -628,5 +636,20 @@ mod tests {
             }
         }
         assert_eq!(AnyPanel::new("nope").unwrap_err().code(), "unknown-choice");
+    }
+
+    #[test]
+    fn moving_the_step_keeps_the_work_done() {
+        for name in ["fast-rvm", "classification", "multiclass"] {
+            let mut panel = AnyPanel::new(name).unwrap();
+            while panel.work(usize::MAX) {}
+            let done = panel.work_progress();
+            panel.set("step", "3").unwrap();
+            assert_eq!(panel.progress().map(|p| p.0), Some(3), "{name}");
+            assert!(!panel.work(usize::MAX), "{name}: nothing to redo");
+            assert_eq!(panel.work_progress(), done, "{name}");
+            panel.set("seed", "5").unwrap();
+            assert_eq!(panel.progress().map(|p| p.0), Some(0), "{name}: new data start again");
+        }
     }
 }

@@ -116,6 +116,17 @@ pub struct MulticlassView {
     /// Why the run stopped early, if it did.
     failed: Option<Error>,
     range: ((f64, f64), (f64, f64)),
+    /// The settings computed from, less what the view follows in place.
+    source: MulticlassSettings,
+}
+
+/// `settings` less what the view follows without recomputing: the sweep shown and the
+/// class of the next placed point.
+fn source(settings: &MulticlassSettings) -> MulticlassSettings {
+    let mut source = settings.clone();
+    source.k = 0;
+    source.data.place = 0;
+    source
 }
 
 impl MulticlassView {
@@ -211,6 +222,7 @@ impl View for MulticlassView {
             shown: 0,
             wanted: settings.k,
             failed: None,
+            source: source(settings),
         })
     }
 
@@ -280,6 +292,16 @@ impl View for MulticlassView {
     }
 
     fn is_animated(&self) -> bool {
+        true
+    }
+
+    /// Another sweep or the class of the next placed point: the sweeps computed so far stay.
+    fn follow(&mut self, settings: &MulticlassSettings) -> bool {
+        if source(settings) != self.source {
+            return false;
+        }
+        self.wanted = settings.k;
+        self.shown = self.wanted.min(self.fits.len() - 1);
         true
     }
 

@@ -131,6 +131,16 @@ impl<R: Stepper> Replay<R> {
         self.shown() < self.total()
     }
 
+    /// Shows step `k` (the last step if the run is shorter).
+    pub fn show(&mut self, k: usize) {
+        let shown = self.shown();
+        if k >= shown {
+            self.step(k - shown);
+        } else {
+            self.current = self.state_at(k);
+        }
+    }
+
     /// Shows the step before; `false` if at step 0.
     pub fn step_back(&mut self) -> bool {
         let shown = self.shown();
