@@ -2,7 +2,7 @@
 // requestAnimationFrame loop, the URL and the language; every number comes from Rust.
 
 import init, { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
-import { LANGUAGES, STRINGS, errorMessage, translate } from './i18n.js';
+import { LANGUAGES, STRINGS, errorMessage, loadLanguage, translate } from './i18n.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
 const PAGE_KEYS = ['panel', 'lang', 'embed'];
@@ -317,7 +317,7 @@ function renderNotices() {
 /** The `chart.*` strings of the current language, for words drawn inside charts. */
 function chartLabels() {
   const labels = {};
-  for (const key of Object.keys(STRINGS.en)) {
+  for (const key of Object.keys(STRINGS[state.lang])) {
     if (key.startsWith('chart.')) labels[key.slice(6)] = t(key);
   }
   return labels;
@@ -457,8 +457,15 @@ function formatNumber(value) {
 // ---------------------------------------------------------------- events
 
 function wireEvents() {
-  $('#lang-toggle').addEventListener('click', () => {
-    state.lang = state.lang === 'zh' ? 'en' : 'zh';
+  $('#lang-toggle').addEventListener('click', async () => {
+    const next = state.lang === 'zh' ? 'en' : 'zh';
+    try {
+      await loadLanguage(next);
+    } catch (error) {
+      die(error);
+      return;
+    }
+    state.lang = next;
     applyLanguage();
     writeUrl();
   });
@@ -657,15 +664,19 @@ function openPanel(name, pairs) {
 }
 
 async function main() {
+  const query = new URLSearchParams(location.search);
+  // The words of the asked language load beside the module (readPageParams, which needs
+  // the module, checks the language again and reports a bad one).
+  const asked = LANGUAGES.includes(query.get('lang')) ? query.get('lang') : 'en';
   try {
-    await init();
+    await Promise.all([init(), loadLanguage(asked)]);
   } catch (error) {
+    await Promise.allSettled(LANGUAGES.map(loadLanguage));
     const banner = $('#crash');
     banner.textContent = `${translate('en', 'app.nowasm')} ${translate('zh', 'app.nowasm')} (${error.message})`;
     banner.hidden = false;
     return;
   }
-  const query = new URLSearchParams(location.search);
   const page = readPageParams(query);
   Object.assign(state, { lang: page.lang, embed: page.embed, notices: page.notices });
   document.body.classList.toggle('embed', state.embed);

@@ -6,7 +6,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS } from '../../www/i18n.js';
+import en from '../../www/strings/en.js';
+import zh from '../../www/strings/zh.js';
+
+const STRINGS = { en, zh };
 import { draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
 
 let env;
@@ -192,7 +195,6 @@ describe('panel classification', () => {
 
   test('lang=zh shows the Chinese strings', async () => {
     const page = await open(env, '?panel=classification&lang=zh');
-    const zh = STRINGS.zh;
     assert.notEqual(zh['panel.classification'], STRINGS.en['panel.classification']);
     assert.equal(await page.textContent('#panel-title'), zh['panel.classification']);
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');

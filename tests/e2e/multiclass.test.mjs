@@ -8,7 +8,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { STRINGS } from '../../www/i18n.js';
+import en from '../../www/strings/en.js';
+import zh from '../../www/strings/zh.js';
+
+const STRINGS = { en, zh };
 import { canvasHash, draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
 
 let env;
@@ -238,7 +241,6 @@ describe('panel multiclass', () => {
 
   test('lang=zh shows the Chinese strings', async () => {
     const page = await open(env, '?panel=multiclass&lang=zh');
-    const zh = STRINGS.zh;
     assert.notEqual(zh['panel.multiclass'], STRINGS.en['panel.multiclass']);
     assert.equal(await page.textContent('#panel-title'), zh['panel.multiclass']);
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
