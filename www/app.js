@@ -3,9 +3,10 @@
 
 import init, { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
 import { LANGUAGES, STRINGS, errorMessage, loadLanguage, translate } from './i18n.js';
+import { LessonError, lessonIndex, loadLesson, stepForKey } from './lesson.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
-const PAGE_KEYS = ['panel', 'lang', 'embed'];
+const PAGE_KEYS = ['panel', 'lang', 'embed', 'lesson', 'large'];
 const DEFAULT_PANEL = 'predictive';
 
 const $ = (selector) => document.querySelector(selector);
@@ -26,6 +27,10 @@ const state = {
   pending: new Map(),
   working: false,
   workBudget: 256,
+  /** The lesson being presented, `{id, data, index}`, or null. */
+  lesson: null,
+  /** Large type for a projector. */
+  large: false,
 };
 
 const t = (key, args) => translate(state.lang, key, args);
@@ -89,11 +94,18 @@ function readPageParams(query) {
   };
 }
 
-/** Writes the current state into the address bar (no new history entry). */
+/** Writes the current state into the address bar (no new history entry): in a lesson its
+ *  name and step (1-based), which set the panel; else the panel and its state. */
 function writeUrl() {
   const query = new URLSearchParams();
-  query.set('panel', state.panel);
-  for (const [key, value] of call(() => state.lab.query())) query.set(key, value);
+  if (state.lesson) {
+    query.set('lesson', state.lesson.id);
+    query.set('step', String(state.lesson.index + 1));
+  } else {
+    query.set('panel', state.panel);
+    for (const [key, value] of call(() => state.lab.query())) query.set(key, value);
+  }
+  if (state.large) query.set('large', '1');
   if (state.lang !== 'en') query.set('lang', state.lang);
   if (state.embed) query.set('embed', '1');
   history.replaceState(null, '', `${location.pathname}?${query}`);
@@ -338,10 +350,14 @@ function applyLanguage() {
   toggle.setAttribute('aria-label', t('lang.switch.label'));
   toggle.lang = state.lang === 'zh' ? 'en' : 'zh';
   for (const option of $('#panel-select').options) option.textContent = t(`panel.${option.value}`);
+  for (const option of $('#lesson-select').options) {
+    if (option.dataset.title) option.textContent = JSON.parse(option.dataset.title)[state.lang];
+  }
   renderLegend();
   renderReports();
   renderNotices();
   renderErrors();
+  renderLesson();
 }
 
 function renderLegend() {
@@ -474,7 +490,27 @@ function wireEvents() {
     state.notices = [];
     renderNotices();
   });
-  $('#panel-select').addEventListener('change', (event) => openPanel(event.target.value, []));
+  $('#panel-select').addEventListener('change', (event) => {
+    state.lesson = null;
+    $('#lesson-select').value = '';
+    renderLesson();
+    openPanel(event.target.value, []);
+  });
+  $('#lesson-select').addEventListener('change', (event) => {
+    if (event.target.value) openLesson(event.target.value, 0);
+    else closeLesson();
+  });
+  $('#lesson-prev').addEventListener('click', () => showLessonStep(Math.max(state.lesson.index - 1, 0)));
+  $('#lesson-next').addEventListener('click', () => {
+    showLessonStep(Math.min(state.lesson.index + 1, state.lesson.data.steps.length - 1));
+  });
+  $('#large-toggle').addEventListener('click', () => {
+    state.large = !state.large;
+    renderLesson();
+    writeUrl();
+    schedule();
+  });
+  document.addEventListener('keydown', onLessonKey);
   const chart = $('#chart');
   /** Canvas pixel under a pointer event. */
   const pixel = (event) => {
@@ -638,6 +674,76 @@ function step(move) {
   return more;
 }
 
+// ---------------------------------------------------------------- lessons
+
+/** Opens lesson `id` at step `index` (0-based); a malformed lesson is reported and the
+ *  page stays as it was. */
+async function openLesson(id, index) {
+  let data;
+  try {
+    data = await loadLesson(id, panelNames());
+  } catch (error) {
+    const problem = error instanceof LessonError ? error : new LessonError(`lessons/${id}.json`, 0, 'lesson', 'not-found');
+    state.notices.push({ text: ['lesson.invalid', { ...problem, problem: t(`lesson.problem.${problem.problem}`) }] });
+    renderNotices();
+    return;
+  }
+  state.lesson = { id, data, index: 0 };
+  $('#lesson-select').value = id;
+  showLessonStep(Math.min(Math.max(index, 0), data.steps.length - 1));
+}
+
+/** Shows step `index` of the lesson: its panel state, then its action. */
+function showLessonStep(index) {
+  const lesson = state.lesson;
+  lesson.index = index;
+  const step = lesson.data.steps[index];
+  openPanel(step.panel, step.pairs);
+  if (step.action.steps > 0) advance(step.action.steps);
+  renderLesson();
+  writeUrl();
+}
+
+/** Leaves the lesson; the panel stays as the lesson left it. */
+function closeLesson() {
+  state.lesson = null;
+  $('#lesson-select').value = '';
+  renderLesson();
+  writeUrl();
+}
+
+function renderLesson() {
+  const lesson = state.lesson;
+  const box = $('#lesson');
+  box.hidden = !lesson;
+  document.body.classList.toggle('large', state.large);
+  $('#large-toggle').setAttribute('aria-pressed', String(state.large));
+  if (!lesson) return;
+  const steps = lesson.data.steps;
+  const step = steps[lesson.index];
+  const lang = state.lang;
+  $('#lesson-title').textContent = lesson.data.title[lang];
+  $('#lesson-step-title').textContent = step.title[lang];
+  $('#lesson-text').textContent = step.text[lang];
+  // MathML from the lesson file, which is part of the site (not user input).
+  $('#lesson-math').innerHTML = step.math ?? '';
+  $('#lesson-counter').textContent = t('lesson.counter', { k: lesson.index + 1, n: steps.length });
+  $('#lesson-progress').max = steps.length;
+  $('#lesson-progress').value = lesson.index + 1;
+  $('#lesson-prev').disabled = lesson.index === 0;
+  $('#lesson-next').disabled = lesson.index === steps.length - 1;
+}
+
+/** → space PageDown and ← PageUp step through the lesson, unless a control has the focus. */
+function onLessonKey(event) {
+  if (!state.lesson || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.('input, select, textarea, button, [contenteditable]')) return;
+  const next = stepForKey(event.key, state.lesson.index, state.lesson.data.steps.length);
+  if (next === null) return;
+  event.preventDefault();
+  if (next !== state.lesson.index) showLessonStep(next);
+}
+
 /** Shows panel `name` with the state in `pairs` ([key, value] from the URL). */
 function openPanel(name, pairs) {
   pause();
@@ -663,6 +769,17 @@ function openPanel(name, pairs) {
   startWork();
 }
 
+/** The built-in lessons in the lesson menu. */
+async function fillLessonMenu() {
+  const select = $('#lesson-select');
+  for (const { id, title } of await lessonIndex().catch(() => [])) {
+    const option = new Option(title[state.lang] ?? id, id);
+    option.dataset.title = JSON.stringify(title);
+    select.append(option);
+  }
+  if (state.lesson) select.value = state.lesson.id;
+}
+
 async function main() {
   const query = new URLSearchParams(location.search);
   // The words of the asked language load beside the module (readPageParams, which needs
@@ -682,9 +799,14 @@ async function main() {
   document.body.classList.toggle('embed', state.embed);
   const select = $('#panel-select');
   for (const name of panelNames()) select.append(new Option(name, name));
-  const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key));
+  state.large = query.get('large') === '1';
+  const lessonId = query.get('lesson');
+  const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key) && !(lessonId && key === 'step'));
   wireEvents();
   openPanel(page.panel, pairs);
+  await fillLessonMenu();
+  if (lessonId) await openLesson(lessonId, Number(query.get('step') ?? 1) - 1);
+  renderLesson();
   document.body.dataset.ready = '1';
   // A handle for the console and the browser tests.
   window.rvmLab = { state, crashForTests: () => call(crashForTests) };
