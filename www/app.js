@@ -109,6 +109,26 @@ function writeUrl() {
   if (state.lang !== 'en') query.set('lang', state.lang);
   if (state.embed) query.set('embed', '1');
   history.replaceState(null, '', `${location.pathname}?${query}`);
+  renderShare();
+}
+
+/** The permalink of the view and an iframe snippet that embeds it. */
+function renderShare() {
+  if ($('#share').hidden) return;
+  const link = location.href;
+  const embedded = new URL(link);
+  embedded.searchParams.set('embed', '1');
+  const title = t(`panel.${state.panel}`).replace(/"/g, '&quot;');
+  $('#share-link').value = link;
+  $('#share-iframe').value =
+    `<iframe src="${embedded.href.replace(/&/g, '&amp;')}" title="RVM Lab: ${title}" style="width:100%;height:560px;border:0"></iframe>`;
+}
+
+/** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
+function reportHeight() {
+  if (window.parent !== window) {
+    window.parent.postMessage({ rvmLabHeight: document.documentElement.scrollHeight }, '*');
+  }
 }
 
 // ---------------------------------------------------------------- controls
@@ -413,6 +433,7 @@ function render() {
     return;
   }
   $('#loading').hidden = true;
+  reportHeight();
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
   renderReports();
 }
@@ -511,6 +532,13 @@ function wireEvents() {
     schedule();
   });
   document.addEventListener('keydown', onLessonKey);
+  $('#share-toggle').addEventListener('click', () => {
+    const box = $('#share');
+    box.hidden = !box.hidden;
+    $('#share-toggle').setAttribute('aria-expanded', String(!box.hidden));
+    renderShare();
+    if (!box.hidden) $('#share-link').select();
+  });
   const chart = $('#chart');
   /** Canvas pixel under a pointer event. */
   const pixel = (event) => {

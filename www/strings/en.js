@@ -388,4 +388,9 @@ export default {
   'lesson.problem.bad-action': 'must be {"steps": n} with n a whole number ≥ 0',
   'lesson.problem.not-found': 'was not found',
   'lesson.problem.not-json': 'is not valid JSON',
+  'share.button': 'Share / embed',
+  'share.title': 'Share or embed this view',
+  'share.link': 'Permalink (the exact state)',
+  'share.iframe': 'Embed in a course page (iframe)',
+  'share.more': 'More: several panels on one page with the JS module',
 };

@@ -386,4 +386,9 @@ export default {
   'lesson.problem.bad-action': '必须是 {"steps": n}，n 为不小于 0 的整数',
   'lesson.problem.not-found': '未找到',
   'lesson.problem.not-json': '不是有效的 JSON',
+  'share.button': '分享 / 嵌入',
+  'share.title': '分享或嵌入当前视图',
+  'share.link': '永久链接（完整状态）',
+  'share.iframe': '嵌入课程网页（iframe）',
+  'share.more': '更多：用 JS 模块在一页中放置多个面板',
 };
