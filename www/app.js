@@ -124,6 +124,18 @@ function renderShare() {
     `<iframe src="${embedded.href.replace(/&/g, '&amp;')}" title="RVM Lab: ${title}" style="width:100%;height:560px;border:0"></iframe>`;
 }
 
+/** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`. */
+function exportPng() {
+  $('#chart').toBlob((blob) => {
+    if (!blob) return;
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = `rvm-lab-${state.panel}.png`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  }, 'image/png');
+}
+
 /** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
 function reportHeight() {
   if (window.parent !== window) {
@@ -532,6 +544,7 @@ function wireEvents() {
     schedule();
   });
   document.addEventListener('keydown', onLessonKey);
+  $('#export-png').addEventListener('click', exportPng);
   $('#share-toggle').addEventListener('click', () => {
     const box = $('#share');
     box.hidden = !box.hidden;

@@ -393,4 +393,5 @@ export default {
   'share.link': 'Permalink (the exact state)',
   'share.iframe': 'Embed in a course page (iframe)',
   'share.more': 'More: several panels on one page with the JS module',
+  'export.png': 'Save as PNG',
 };

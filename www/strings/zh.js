@@ -391,4 +391,5 @@ export default {
   'share.link': '永久链接（完整状态）',
   'share.iframe': '嵌入课程网页（iframe）',
   'share.more': '更多：用 JS 模块在一页中放置多个面板',
+  'export.png': '保存为 PNG',
 };
