@@ -125,6 +125,8 @@ describe('predictive panel', () => {
     const page = await open(env);
     assert.equal(await page.textContent('label[for=ctl-alpha]'), 'Prior precision α');
     await page.click('#lang-toggle');
+    // The other language's strings load on the first switch.
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     assert.equal(await page.textContent('label[for=ctl-alpha]'), '先验精度 α');
     assert.equal(await page.textContent('#panel-title'), '预测分布');
     assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
@@ -139,6 +141,7 @@ describe('predictive panel', () => {
     );
     assert.equal(raw, 0);
     await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.equal(await page.textContent('label[for=ctl-alpha]'), 'Prior precision α');
     assert.equal(await page.textContent('#err-beta'), 'β must be > 0, but is 0');
     await page.context().close();
