@@ -262,16 +262,8 @@ impl View for ClassificationView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let narrow = crate::plot::is_narrow(root, scale);
-        let (main, side) = if narrow {
-            let (_, h) = root.dim_in_pixel();
-            root.split_vertically(h * 50 / 100)
-        } else {
-            let (w, _) = root.dim_in_pixel();
-            root.split_horizontally(w * 58 / 100)
-        };
+        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
         let area = self.map_chart().draw(&main, scale, labels)?;
-        let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
         self.replay.likelihood_chart(("laplace-log-ml", "ln p(t|α) (Laplace)")).draw(&upper, scale, labels)?;
         if let Some(chart) = self.replay.lambda_chart() {
             chart.draw(&lower, scale, labels)?;
@@ -287,15 +279,13 @@ impl View for ClassificationView {
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
-        vec![
-            LegendEntry { key: "class-0", colour: "#0072b2", mark: Mark::Dot },
-            LegendEntry { key: "class-1", colour: "#d55e00", mark: Mark::Dot },
-            LegendEntry { key: "decision-boundary", colour: "#222222", mark: Mark::Line },
-            LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot },
+        let mut legend = crate::plot::classes::legend(2);
+        legend.extend([
             LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
-        ]
+        ]);
+        legend
     }
 
     fn readouts(&self) -> Vec<Readout> {

@@ -21,7 +21,7 @@ use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
+use crate::plot::{Labels, LegendEntry, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
 use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, softmax};
 
@@ -227,14 +227,7 @@ impl View for MulticlassView {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let narrow = crate::plot::is_narrow(root, scale);
-        let (main, side) = if narrow {
-            let (_, h) = root.dim_in_pixel();
-            root.split_vertically(h * 50 / 100)
-        } else {
-            let (w, _) = root.dim_in_pixel();
-            root.split_horizontally(w * 58 / 100)
-        };
+        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
         let fit = self.fit();
         let chart = ClassMapChart {
             map: self.map(),
@@ -244,7 +237,6 @@ impl View for MulticlassView {
             title: None,
         };
         let area = chart.draw(&main, scale, labels)?;
-        let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
         let log_ml = |f: &MulticlassFit| f.log_marginal_likelihood;
         self.history_chart(log_ml, ("laplace-log-ml", "ln p(T|α) (Laplace)")).draw(&upper, scale, labels)?;
         let relevant = |f: &MulticlassFit| f.relevant.len() as f64;
@@ -260,13 +252,7 @@ impl View for MulticlassView {
     }
 
     fn legend(&self) -> Vec<LegendEntry> {
-        vec![
-            LegendEntry { key: "class-0", colour: "#0072b2", mark: Mark::Dot },
-            LegendEntry { key: "class-1", colour: "#d55e00", mark: Mark::Dot },
-            LegendEntry { key: "class-2", colour: "#009e73", mark: Mark::Dot },
-            LegendEntry { key: "decision-boundary", colour: "#222222", mark: Mark::Line },
-            LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot },
-        ]
+        crate::plot::classes::legend(self.fit().classes)
     }
 
     fn readouts(&self) -> Vec<Readout> {

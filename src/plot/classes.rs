@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use serde::Serialize;
 
 use super::surface::{Surface, draw_contours};
-use super::{Axes, LabelKey, Labels, PlotArea, area_of, axes, drawing_error, palette, px};
+use super::{Axes, LabelKey, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, palette, px};
 use crate::error::Result;
 
 /// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange).
@@ -17,6 +17,40 @@ pub const CLASS_COLOURS: [RGBColor; 5] = [
     RGBColor(0xCC, 0x79, 0xA7),
     RGBColor(0xE6, 0x9F, 0x00),
 ];
+
+/// [`CLASS_COLOURS`] as the page's legend writes them.
+const CLASS_HEX: [&str; 5] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00"];
+/// Legend keys of the classes.
+const CLASS_KEYS: [&str; 5] = ["class-0", "class-1", "class-2", "class-3", "class-4"];
+
+/// The legend of a class map with `classes` classes: each class's colour, the decision
+/// boundary and the ringed relevance vectors.
+pub fn legend(classes: usize) -> Vec<LegendEntry> {
+    let classes = (0..classes.min(CLASS_KEYS.len())).map(|k| LegendEntry {
+        key: CLASS_KEYS[k],
+        colour: CLASS_HEX[k],
+        mark: Mark::Dot,
+    });
+    classes
+        .chain([
+            LegendEntry { key: "decision-boundary", colour: "#222222", mark: Mark::Line },
+            LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot },
+        ])
+        .collect()
+}
+
+/// A class map with charts beside it: the map on the left (on top when `root` is narrow,
+/// [`super::is_narrow`]) and the side split into an upper and a lower chart.
+pub fn map_layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scale: f64) -> [DrawingArea<DB, Shift>; 3] {
+    let (w, h) = root.dim_in_pixel();
+    let (main, side) = if super::is_narrow(root, scale) {
+        root.split_vertically(h / 2)
+    } else {
+        root.split_horizontally(w * 58 / 100)
+    };
+    let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
+    [main, upper, lower]
+}
 
 /// Shades of confidence drawn per class: a cell's colour is its most probable class's,
 /// mixed with white in one of this many steps.
@@ -229,6 +263,14 @@ impl ClassMapChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_legend_colours_are_the_class_colours() {
+        for (k, entry) in legend(5).iter().take(5).enumerate() {
+            assert_eq!(entry.colour, palette::hex(class_colour(k)));
+        }
+        assert_eq!(legend(3).len(), 5);
+    }
 
     #[test]
     fn a_linear_boundary_is_found_where_the_probability_is_a_half() {
