@@ -57,7 +57,7 @@ fn draws_on_a_canvas_and_maps_clicks_back() {
     canvas.set_height(400);
     let mut lab = Lab::new("predictive").unwrap();
     lab.draw(canvas.clone(), 1.0).unwrap();
-    let area = lab.plot_area().unwrap();
+    let area = lab.plot_area();
     let [left, top, right, bottom] = ["left", "top", "right", "bottom"].map(|k| property(&area, k).as_f64().unwrap());
     assert!(0.0 < left && left < right && right <= 600.0 && 0.0 <= top && top < bottom && bottom <= 400.0);
     // A click in the middle of the plotting area adds one point; one outside adds none.
@@ -69,4 +69,62 @@ fn draws_on_a_canvas_and_maps_clicks_back() {
     let (x, t) = n.split_once(':').unwrap();
     assert!((x.parse::<f64>().unwrap() - 0.5).abs() < 2.0 / (right - left));
     assert!(t.parse::<f64>().unwrap().abs() < 2.0 * 4.0 / (bottom - top));
+}
+
+fn array(value: &JsValue) -> Vec<JsValue> {
+    value.dyn_ref::<js_sys::Array>().expect("an array").iter().collect()
+}
+
+fn text(value: &JsValue, key: &str) -> String {
+    property(value, key).as_string().unwrap_or_else(|| panic!("{key} is not a string"))
+}
+
+#[wasm_bindgen_test]
+fn reports_arrive_as_plain_objects_of_the_documented_shape() {
+    let mut lab = Lab::new("least-squares").unwrap();
+    // Ten points (distinct x) under fourteen polynomial basis functions: Φ has rank 10.
+    lab.set("M", "14").unwrap();
+    let params = array(&lab.params());
+    let m = params.iter().find(|p| text(p, "key") == "M").expect("M is a parameter");
+    let control = property(m, "control");
+    assert_eq!(text(&control, "type"), "integer");
+    assert_eq!((property(&control, "min").as_f64(), property(&control, "max").as_f64()), (Some(1.0), Some(30.0)));
+    let bias = params.iter().find(|p| text(p, "key") == "bias").expect("bias is a parameter");
+    assert_eq!(text(&property(bias, "control"), "type"), "toggle");
+    let basis = params.iter().find(|p| text(p, "key") == "basis").expect("basis is a parameter");
+    let options = array(&property(&property(basis, "control"), "options"));
+    assert!(options.iter().any(|o| o.as_string().as_deref() == Some("polynomial")));
+
+    let readouts = array(&lab.readouts());
+    let rank = readouts.iter().find(|r| text(r, "key") == "rank").expect("a rank readout");
+    assert_eq!(property(rank, "value").as_f64(), Some(10.0));
+    let messages = array(&lab.messages());
+    let deficient = messages.iter().find(|m| text(m, "code") == "rank-deficient").expect("the rank message");
+    let args = property(deficient, "args");
+    assert_eq!((text(&args, "rank"), text(&args, "m")), ("10".to_owned(), "14".to_owned()));
+    assert_eq!(property(deficient, "warning").as_bool(), Some(false));
+
+    let tables = array(&lab.tables());
+    let rows = array(&property(&tables[0], "rows"));
+    assert_eq!(rows.len(), 14);
+    assert_eq!(property(&array(&rows[3])[0], "number").as_f64(), Some(3.0));
+    let legend = array(&lab.legend());
+    assert!(legend.iter().any(|e| text(e, "key") == "fit" && text(e, "mark") == "line"));
+
+    let query = array(&lab.query());
+    let pair = query.iter().find(|p| array(p)[0].as_string().as_deref() == Some("M")).expect("M in the query");
+    assert_eq!(array(pair)[1].as_string().as_deref(), Some("14"));
+    assert!(lab.plot_area().is_undefined(), "nothing drawn yet");
+}
+
+#[wasm_bindgen_test]
+fn malformed_pairs_are_type_errors_and_change_nothing() {
+    let mut lab = Lab::new("predictive").unwrap();
+    let m = lab.value("M");
+    for bad in [JsValue::from_str("M=4"), js_sys::Array::of1(&js_sys::Array::of2(&"M".into(), &4.into())).into()] {
+        let error = lab.apply_query(bad.clone()).unwrap_err();
+        assert!(error.is_instance_of::<js_sys::TypeError>());
+        assert!(lab.set_labels(bad).unwrap_err().is_instance_of::<js_sys::TypeError>());
+    }
+    assert_eq!(lab.value("M"), m);
 }

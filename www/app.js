@@ -360,11 +360,7 @@ function renderNotices() {
 
 /** The `chart.*` strings of the current language, for words drawn inside charts. */
 function chartLabels() {
-  const labels = {};
-  for (const key of Object.keys(STRINGS[state.lang])) {
-    if (key.startsWith('chart.')) labels[key.slice(6)] = t(key);
-  }
-  return labels;
+  return Object.keys(STRINGS[state.lang]).filter((key) => key.startsWith('chart.')).map((key) => [key.slice(6), t(key)]);
 }
 
 function applyLanguage() {

@@ -158,7 +158,7 @@ impl View for BasisView {
     }
 
     fn messages(&self) -> Vec<Message> {
-        vec![Message { code: format!("basis-{}", self.family.name()), args: BTreeMap::new(), warning: false }]
+        vec![Message { code: format!("basis-{}", self.family.name()), args: Vec::new(), warning: false }]
     }
 
     /// Grabs the centre nearest to x, if one is within reach.

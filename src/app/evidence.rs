@@ -3,8 +3,6 @@
 //! with α fixed, both (001 eq 40, 43, 45) and EM (PRML 9.63) — from a start the student
 //! clicks, and the surface's own maximum marked.
 
-use std::collections::BTreeMap;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -271,7 +269,7 @@ impl View for EvidenceView {
             .iter()
             .filter_map(|run| match run.degenerate() {
                 Some(Termination::Degenerate { iteration, reason }) => {
-                    let args = BTreeMap::from([
+                    let args = Vec::from([
                         ("scheme", run.scheme().name().to_owned()),
                         ("iteration", iteration.to_string()),
                         ("reason", reason.code().to_owned()),

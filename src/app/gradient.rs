@@ -3,8 +3,6 @@
 //! epoch / batch size / iteration table, and for M = 2 the paths in weight space over the
 //! error surface, with the least-squares point marked.
 
-use std::collections::BTreeMap;
-
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -378,12 +376,12 @@ impl View for GradientView {
         let mut messages = vec![];
         for (run, name) in self.runs.iter().zip(NAMES) {
             if let Some(Termination::Diverged { iteration }) = run.termination() {
-                let args = BTreeMap::from([("method", name.to_owned()), ("iteration", iteration.to_string())]);
+                let args = Vec::from([("method", name.to_owned()), ("iteration", iteration.to_string())]);
                 messages.push(Message { code: "diverged".into(), args, warning: true });
             }
         }
         if self.surface.is_none() {
-            messages.push(Message { code: "weights-need-m2".into(), args: BTreeMap::new(), warning: false });
+            messages.push(Message { code: "weights-need-m2".into(), args: Vec::new(), warning: false });
         }
         messages
     }
@@ -448,8 +446,12 @@ mod tests {
     fn a_large_rate_diverges_with_a_message_and_no_nan() {
         let mut panel = GradientPanel::try_default().unwrap();
         panel.set("rate", "0.5").unwrap();
-        let codes: Vec<_> =
-            panel.messages().into_iter().filter(|m| m.warning).map(|m| m.args["method"].clone()).collect();
+        let codes: Vec<_> = panel
+            .messages()
+            .into_iter()
+            .filter(|m| m.warning)
+            .flat_map(|m| m.args.into_iter().filter(|(name, _)| *name == "method").map(|(_, value)| value))
+            .collect();
         assert!(codes.contains(&"BGD".to_string()), "{codes:?}");
         assert!(panel.readouts().iter().all(|r| r.value.is_finite()));
     }

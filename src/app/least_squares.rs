@@ -1,8 +1,6 @@
 //! The least-squares panel (F2, 001 eq 4–8): w_ML = Φ†t and 1/β_ML on the noisy
 //! sinusoid, beside the train and test RMS error for every M (PRML Fig 1.5).
 
-use std::collections::BTreeMap;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -192,11 +190,11 @@ impl View for LeastSquaresView {
         let mut messages = vec![];
         let (rank, m) = (self.fit.rank(), self.current.m);
         if rank < m {
-            let args = BTreeMap::from([("rank", rank.to_string()), ("m", m.to_string())]);
+            let args = Vec::from([("rank", rank.to_string()), ("m", m.to_string())]);
             messages.push(Message { code: "rank-deficient".into(), args, warning: false });
         }
         if self.fit.beta().is_infinite() {
-            messages.push(Message { code: "exact-fit".into(), args: BTreeMap::new(), warning: false });
+            messages.push(Message { code: "exact-fit".into(), args: Vec::new(), warning: false });
         }
         messages
     }

@@ -2,8 +2,6 @@
 //! descent (they agree), lasso by proximal gradient (ISTA) with soft thresholding, and
 //! both coefficient paths against ln λ with the current λ marked.
 
-use std::collections::BTreeMap;
-
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -318,18 +316,18 @@ impl View for RegularisationView {
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
         if self.ridge_gd_end.is_some() && self.ridge_gap() > AGREEMENT {
-            let args = BTreeMap::from([
+            let args = Vec::from([
                 ("gap", crate::plot::scientific(self.ridge_gap(), 1)),
                 ("iterations", RIDGE_GD_ITERATIONS.to_string()),
             ]);
             messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });
         }
         if let Some(Termination::Diverged { iteration }) = self.ridge_gd_end {
-            let args = BTreeMap::from([("method", "BGD".to_owned()), ("iteration", iteration.to_string())]);
+            let args = Vec::from([("method", "BGD".to_owned()), ("iteration", iteration.to_string())]);
             messages.push(Message { code: "diverged".into(), args, warning: true });
         }
         if self.lasso_done() && !self.lasso.converged {
-            messages.push(Message { code: "lasso-slow".into(), args: BTreeMap::new(), warning: false });
+            messages.push(Message { code: "lasso-slow".into(), args: Vec::new(), warning: false });
         }
         messages
     }

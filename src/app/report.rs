@@ -1,8 +1,6 @@
 //! What a panel reports beside its chart: readouts, tables and messages. All carry
 //! string-table keys, so the page shows them in the reader's language.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 /// A number the panel reports (N, ln p(t|α,β), …).
@@ -42,7 +40,7 @@ pub struct Message {
     /// Key of the template (`message.<code>`).
     pub code: String,
     /// Values that fill the template.
-    pub args: BTreeMap<&'static str, String>,
+    pub args: Vec<(&'static str, String)>,
     /// Whether it warns (shown in the error colour).
     pub warning: bool,
 }
@@ -50,7 +48,7 @@ pub struct Message {
 impl Message {
     /// A note with translated text `message.<code>` filled from `args`.
     pub fn info<const N: usize>(code: &str, args: [(&'static str, String); N]) -> Self {
-        Self { code: code.to_owned(), args: BTreeMap::from(args), warning: false }
+        Self { code: code.to_owned(), args: Vec::from(args), warning: false }
     }
 
     /// The same, shown as a warning.

@@ -5,8 +5,6 @@
 //! (ln p(t|∞) + λ(α), PRML 7.96) with the current and the most probable α. A φ poorly
 //! aligned with t (q² ≤ s) is best pruned: every finite α lowers p(t|α).
 
-use std::collections::BTreeMap;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -162,7 +160,7 @@ impl SparsityView {
 /// Whether `sq` keeps its basis vector, as a message: the two cases of PRML 7.101.
 pub(super) fn verdict(sq: &SparsityQuality) -> Message {
     let code = if sq.optimal_alpha().is_some() { "sparsity-kept" } else { "sparsity-pruned" };
-    Message { code: code.into(), args: BTreeMap::new(), warning: false }
+    Message { code: code.into(), args: Vec::new(), warning: false }
 }
 
 impl View for SparsityView {

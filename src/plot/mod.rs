@@ -139,13 +139,19 @@ impl PlotArea {
 
 /// Words drawn inside charts (titles, axis names), in the reader's language: the page
 /// sends its string table's `chart.*` entries; a missing key falls back to English.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Labels(BTreeMap<String, String>);
 
 impl Labels {
     /// The text for `key`, or `english` if the page sent none.
     pub fn text<'a>(&'a self, key: &str, english: &'a str) -> &'a str {
         self.0.get(key).map_or(english, String::as_str)
+    }
+}
+
+impl FromIterator<(String, String)> for Labels {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Self {
+        Labels(pairs.into_iter().collect())
     }
 }
 

@@ -22,6 +22,9 @@ use crate::plot::{Labels, PlotArea};
 use crate::rvm::classification::FastRvmClassifier;
 use crate::rvm::{FastRvm, FastSettings, Problem};
 
+mod to_js;
+use to_js::{ToJs, set_property};
+
 static PANICKED: AtomicBool = AtomicBool::new(false);
 
 /// Installs the panic hook (the panic goes to the console, and [`panicked`] turns true)
@@ -76,14 +79,21 @@ fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-fn set_property(target: &JsValue, key: &str, value: &JsValue) {
-    // Reflect.set only fails on a frozen object or a throwing setter; ours are fresh.
-    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
-}
-
-fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    let serializer = serde_wasm_bindgen::Serializer::new().serialize_maps_as_objects(true);
-    value.serialize(&serializer).map_err(JsValue::from)
+/// `[[key, value], …]` (strings) from JS; anything else is a `TypeError` (the page's
+/// mistake, not the reader's).
+fn string_pairs(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
+    let not_pairs = || JsValue::from(js_sys::TypeError::new("expected [[key, value], …] of strings"));
+    let array = value.dyn_ref::<js_sys::Array>().ok_or_else(not_pairs)?;
+    array
+        .iter()
+        .map(|pair| {
+            let pair = pair.dyn_into::<js_sys::Array>().map_err(|_| not_pairs())?;
+            match (pair.get(0).as_string(), pair.get(1).as_string()) {
+                (Some(key), Some(value)) => Ok((key, value)),
+                _ => Err(not_pairs()),
+            }
+        })
+        .collect()
 }
 
 fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
@@ -107,8 +117,8 @@ impl Lab {
     }
 
     /// The parameters as `[{key, symbol, control: {type, …}}]`.
-    pub fn params(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.params())
+    pub fn params(&self) -> JsValue {
+        self.panel.params().to_js()
     }
 
     /// The current value of `key` as text, or `undefined`.
@@ -221,32 +231,32 @@ impl Lab {
     }
 
     /// The state as `[[key, value], …]` for the URL query.
-    pub fn query(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.query())
+    pub fn query(&self) -> JsValue {
+        self.panel.query().to_js()
     }
 
     /// Sets the state from `[[key, value], …]`; returns the notices for unusable pairs
     /// as `Error`s with an extra `key`.
     #[wasm_bindgen(js_name = applyQuery)]
     pub fn apply_query(&mut self, pairs: JsValue) -> Result<Vec<JsValue>, JsValue> {
-        let pairs: Vec<(String, String)> = serde_wasm_bindgen::from_value(pairs)?;
+        let pairs = string_pairs(&pairs)?;
         let notices = self.panel.apply_query(&pairs);
         Ok(notices.iter().map(notice_to_js).collect())
     }
 
     /// The readouts as `[{key, value}]`.
-    pub fn readouts(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.readouts())
+    pub fn readouts(&self) -> JsValue {
+        self.panel.readouts().to_js()
     }
 
     /// The tables as `[{key, columns: [key], rows: [[{label} | {number}]]}]`.
-    pub fn tables(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.tables())
+    pub fn tables(&self) -> JsValue {
+        self.panel.tables().to_js()
     }
 
     /// The messages as `[{code, args: {…}, warning}]`.
-    pub fn messages(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.messages())
+    pub fn messages(&self) -> JsValue {
+        self.panel.messages().to_js()
     }
 
     /// Height / width the canvas should have when it is `width` CSS pixels wide.
@@ -254,17 +264,17 @@ impl Lab {
         self.panel.aspect(width)
     }
 
-    /// Sets the words drawn inside charts: an object `{key: text}` (the page's `chart.*`
+    /// Sets the words drawn inside charts: `[[key, text], …]` (the page's `chart.*`
     /// strings in the current language).
     #[wasm_bindgen(js_name = setLabels)]
     pub fn set_labels(&mut self, labels: JsValue) -> Result<(), JsValue> {
-        self.labels = serde_wasm_bindgen::from_value(labels)?;
+        self.labels = string_pairs(&labels)?.into_iter().collect();
         Ok(())
     }
 
     /// The chart's series as `[{key, colour, mark}]`, for the legend.
-    pub fn legend(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.panel.legend())
+    pub fn legend(&self) -> JsValue {
+        self.panel.legend().to_js()
     }
 
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
@@ -279,8 +289,8 @@ impl Lab {
 
     /// The plotting area of the last drawing in canvas pixels, or `undefined`.
     #[wasm_bindgen(js_name = plotArea)]
-    pub fn plot_area(&self) -> Result<JsValue, JsValue> {
-        to_js(&self.area)
+    pub fn plot_area(&self) -> JsValue {
+        self.area.to_js()
     }
 }
 
@@ -339,7 +349,7 @@ impl RvmBenchmark {
     /// iterations, converged}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
         let mut rvm = js_result(FastRvm::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        to_js(&js_result(rvm.run())?)
+        Ok(js_result(rvm.run())?.to_js())
     }
 }
 
@@ -367,7 +377,7 @@ impl ClassifierBenchmark {
     /// converged, accuracy}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
         let mut rvm = js_result(FastRvmClassifier::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        to_js(&js_result(rvm.run())?)
+        Ok(js_result(rvm.run())?.to_js())
     }
 }
 

@@ -1,0 +1,226 @@
+//! Plain JS values for what the panels report, built by hand: `{key: value}` objects and
+//! arrays with the shapes the page reads (documented on each `Lab` method). A general
+//! serialiser would cost the page about 17 KB gzipped for these few shapes.
+
+use wasm_bindgen::JsValue;
+
+use crate::app::{Cell, Control, Message, ParamSpec, Readout, Table};
+use crate::plot::{LegendEntry, Mark, PlotArea};
+use crate::rvm::RvmFit;
+use crate::rvm::classification::ClassificationFit;
+
+/// A value the page receives as a plain JS value.
+pub trait ToJs {
+    /// The JS value.
+    fn to_js(&self) -> JsValue;
+}
+
+/// A fresh object with the given properties.
+pub fn object(properties: &[(&str, JsValue)]) -> JsValue {
+    let object: JsValue = js_sys::Object::new().into();
+    for (key, value) in properties {
+        set_property(&object, key, value);
+    }
+    object
+}
+
+/// Sets `target[key] = value`.
+pub fn set_property(target: &JsValue, key: &str, value: &JsValue) {
+    // Reflect.set only fails on a frozen object or a throwing setter; ours are fresh.
+    let _ = js_sys::Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+impl ToJs for f64 {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_f64(*self)
+    }
+}
+
+impl ToJs for u64 {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_f64(*self as f64)
+    }
+}
+
+impl ToJs for usize {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_f64(*self as f64)
+    }
+}
+
+impl ToJs for bool {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_bool(*self)
+    }
+}
+
+impl ToJs for str {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_str(self)
+    }
+}
+
+impl ToJs for String {
+    fn to_js(&self) -> JsValue {
+        JsValue::from_str(self)
+    }
+}
+
+impl<T: ToJs + ?Sized> ToJs for &T {
+    fn to_js(&self) -> JsValue {
+        (**self).to_js()
+    }
+}
+
+impl<T: ToJs> ToJs for [T] {
+    fn to_js(&self) -> JsValue {
+        self.iter().map(ToJs::to_js).collect::<js_sys::Array>().into()
+    }
+}
+
+impl<T: ToJs> ToJs for Vec<T> {
+    fn to_js(&self) -> JsValue {
+        self.as_slice().to_js()
+    }
+}
+
+impl<T: ToJs> ToJs for Option<T> {
+    fn to_js(&self) -> JsValue {
+        self.as_ref().map_or(JsValue::UNDEFINED, ToJs::to_js)
+    }
+}
+
+impl<A: ToJs, B: ToJs> ToJs for (A, B) {
+    fn to_js(&self) -> JsValue {
+        js_sys::Array::of2(&self.0.to_js(), &self.1.to_js()).into()
+    }
+}
+
+/// `{key, symbol, control}`.
+impl ToJs for ParamSpec {
+    fn to_js(&self) -> JsValue {
+        object(&[("key", self.key.to_js()), ("symbol", self.symbol.to_js()), ("control", self.control.to_js())])
+    }
+}
+
+/// `{type: "choice", options}`, `{type: "integer", min, max}`, `{type: "steps", min, max,
+/// presets}`, `{type: "toggle"}` or `{type: "real", min, max, log}`.
+impl ToJs for Control {
+    fn to_js(&self) -> JsValue {
+        match *self {
+            Control::Choice { options } => object(&[("type", "choice".to_js()), ("options", options.to_js())]),
+            Control::Integer { min, max } => {
+                object(&[("type", "integer".to_js()), ("min", min.to_js()), ("max", max.to_js())])
+            }
+            Control::Steps { min, max, presets } => object(&[
+                ("type", "steps".to_js()),
+                ("min", min.to_js()),
+                ("max", max.to_js()),
+                ("presets", presets.to_js()),
+            ]),
+            Control::Toggle => object(&[("type", "toggle".to_js())]),
+            Control::Real { min, max, log } => {
+                object(&[("type", "real".to_js()), ("min", min.to_js()), ("max", max.to_js()), ("log", log.to_js())])
+            }
+        }
+    }
+}
+
+/// `{key, value}` (value may be `Infinity`).
+impl ToJs for Readout {
+    fn to_js(&self) -> JsValue {
+        object(&[("key", self.key.to_js()), ("value", self.value.to_js())])
+    }
+}
+
+/// `{label}` or `{number}`.
+impl ToJs for Cell {
+    fn to_js(&self) -> JsValue {
+        match self {
+            Cell::Label(key) => object(&[("label", key.to_js())]),
+            Cell::Number(value) => object(&[("number", value.to_js())]),
+        }
+    }
+}
+
+/// `{key, columns, rows}`.
+impl ToJs for Table {
+    fn to_js(&self) -> JsValue {
+        object(&[("key", self.key.to_js()), ("columns", self.columns.to_js()), ("rows", self.rows.to_js())])
+    }
+}
+
+/// `{code, args: {name: text}, warning}`.
+impl ToJs for Message {
+    fn to_js(&self) -> JsValue {
+        let args = js_sys::Object::new().into();
+        for (name, value) in &self.args {
+            set_property(&args, name, &value.to_js());
+        }
+        object(&[("code", self.code.to_js()), ("args", args), ("warning", self.warning.to_js())])
+    }
+}
+
+/// `"area"`, `"line"`, `"dashed"` or `"dot"`.
+impl ToJs for Mark {
+    fn to_js(&self) -> JsValue {
+        match self {
+            Mark::Area => "area",
+            Mark::Line => "line",
+            Mark::Dashed => "dashed",
+            Mark::Dot => "dot",
+        }
+        .to_js()
+    }
+}
+
+/// `{key, colour, mark}`.
+impl ToJs for LegendEntry {
+    fn to_js(&self) -> JsValue {
+        object(&[("key", self.key.to_js()), ("colour", self.colour.to_js()), ("mark", self.mark.to_js())])
+    }
+}
+
+/// `{left, top, right, bottom, x_range: [from, to], y_range: [from, to]}`.
+impl ToJs for PlotArea {
+    fn to_js(&self) -> JsValue {
+        object(&[
+            ("left", self.left.to_js()),
+            ("top", self.top.to_js()),
+            ("right", self.right.to_js()),
+            ("bottom", self.bottom.to_js()),
+            ("x_range", self.x_range.to_js()),
+            ("y_range", self.y_range.to_js()),
+        ])
+    }
+}
+
+/// `{relevant, weights, alpha, beta, log_marginal_likelihood, iterations, converged}`.
+impl ToJs for RvmFit {
+    fn to_js(&self) -> JsValue {
+        object(&[
+            ("relevant", self.relevant.to_js()),
+            ("weights", self.weights.to_js()),
+            ("alpha", self.alpha.to_js()),
+            ("beta", self.beta.to_js()),
+            ("log_marginal_likelihood", self.log_marginal_likelihood.to_js()),
+            ("iterations", self.iterations.to_js()),
+            ("converged", self.converged.to_js()),
+        ])
+    }
+}
+
+/// `{relevant, weights, alpha, log_marginal_likelihood, iterations, converged, accuracy}`.
+impl ToJs for ClassificationFit {
+    fn to_js(&self) -> JsValue {
+        object(&[
+            ("relevant", self.relevant.to_js()),
+            ("weights", self.weights.to_js()),
+            ("alpha", self.alpha.to_js()),
+            ("log_marginal_likelihood", self.log_marginal_likelihood.to_js()),
+            ("iterations", self.iterations.to_js()),
+            ("converged", self.converged.to_js()),
+            ("accuracy", self.accuracy.to_js()),
+        ])
+    }
+}
