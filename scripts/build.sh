@@ -8,7 +8,7 @@ wasm-bindgen --target web --no-typescript --out-dir www/pkg \
 # npm's binaryen (wasm-opt 132) shrinks the module by about a third. (Debian's wasm-opt 108
 # silently breaks wasm-bindgen's output, so only the pinned npm one is used.)
 if [ -x node_modules/.bin/wasm-opt ]; then
-  node_modules/.bin/wasm-opt -Os \
+  node_modules/.bin/wasm-opt -Os --converge \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     www/pkg/rvm_lab_bg.wasm -o www/pkg/rvm_lab_bg.wasm
