@@ -163,6 +163,44 @@ impl Sinc {
     }
 }
 
+/// Rows of numbers from pasted or dropped CSV text: one row per line of exactly
+/// `columns.len()` finite numbers separated by commas, semicolons, tabs or spaces; blank
+/// lines are skipped, and so is a first line that is not all numbers (a header).
+///
+/// Returns each row with its line number (1-based).
+///
+/// # Errors
+/// [`Error::BadRow`] naming the first bad line and what a row holds; the caller's data
+/// are untouched. [`Error::NoData`] if no row remains.
+pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>> {
+    let mut rows = vec![];
+    let mut seen_first = false;
+    for (i, line) in text.lines().enumerate() {
+        let fields: Vec<&str> = line.split([',', ';', '\t', ' ']).map(str::trim).filter(|f| !f.is_empty()).collect();
+        if fields.is_empty() {
+            continue;
+        }
+        let numbers: Option<Vec<f64>> =
+            fields.iter().map(|f| f.parse::<f64>().ok().filter(|v| v.is_finite())).collect();
+        let first = !seen_first;
+        seen_first = true;
+        match numbers {
+            Some(row) if row.len() == columns.len() => rows.push((i + 1, row)),
+            None if first => {}
+            _ => return Err(bad_row(i + 1, line, columns)),
+        }
+    }
+    if rows.is_empty() {
+        return Err(Error::NoData);
+    }
+    Ok(rows)
+}
+
+/// [`Error::BadRow`] for line `line` with text `text`, whose rows hold `columns`.
+pub fn bad_row(line: usize, text: &str, columns: &[&str]) -> Error {
+    Error::BadRow { line, text: text.trim().chars().take(40).collect(), columns: columns.join(", ") }
+}
+
 /// The layouts of [`Mixture`]: for each class, the centres of its Gaussian components,
 /// and the components' common standard deviation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -364,6 +402,21 @@ impl TwoClass {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_rows_name_the_first_bad_line() {
+        let rows = parse_rows("x,t\n0.1, 2\n\n0.5;-1\n3\t4\n", &["x", "t"]).unwrap();
+        assert_eq!(rows, vec![(2, vec![0.1, 2.0]), (4, vec![0.5, -1.0]), (5, vec![3.0, 4.0])]);
+        let err = parse_rows("x,t\n0.1,2\n0.2,abc\n", &["x", "t"]).unwrap_err();
+        assert_eq!(err.to_string(), "line 3 (0.2,abc) is not a row of x, t");
+        assert_eq!(err.code(), "bad-row");
+        assert_eq!(parse_rows("1,2,3\n", &["x", "t"]).unwrap_err().to_string(), "line 1 (1,2,3) is not a row of x, t");
+        assert_eq!(
+            parse_rows("x,t\n0,NaN\n", &["x", "t"]).unwrap_err().to_string(),
+            "line 2 (0,NaN) is not a row of x, t"
+        );
+        assert_eq!(parse_rows("x,t\n", &["x", "t"]).unwrap_err().code(), "no-data");
+    }
 
     #[test]
     fn mixtures_are_balanced_and_near_their_centres() {

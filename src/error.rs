@@ -88,6 +88,16 @@ pub enum Error {
         /// What was wrong.
         reason: Degeneracy,
     },
+    /// A row of pasted or dropped CSV data that is not what the panel reads.
+    #[error("line {line} ({text}) is not a row of {columns}")]
+    BadRow {
+        /// Its line number, counting from 1.
+        line: usize,
+        /// The line as given (shortened).
+        text: String,
+        /// What a row holds, e.g. `"x, t"`.
+        columns: String,
+    },
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
@@ -106,6 +116,7 @@ impl Error {
             Error::NotPositiveDefinite { .. } => "not-positive-definite",
             Error::NotConverged { .. } => "not-converged",
             Error::Degenerate { .. } => "degenerate",
+            Error::BadRow { .. } => "bad-row",
             Error::Drawing(_) => "drawing",
         }
     }
@@ -136,6 +147,9 @@ impl Error {
             }
             Error::Degenerate { iteration, reason } => {
                 vec![("iteration", iteration.to_string()), ("reason", reason.code().to_owned())]
+            }
+            Error::BadRow { line, text, columns } => {
+                vec![("line", line.to_string()), ("text", text.clone()), ("columns", columns.clone())]
             }
             Error::Drawing(message) => vec![("message", message.clone())],
         }

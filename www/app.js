@@ -124,15 +124,19 @@ function renderShare() {
     `<iframe src="${embedded.href.replace(/&/g, '&amp;')}" title="RVM Lab: ${title}" style="width:100%;height:560px;border:0"></iframe>`;
 }
 
+/** Saves `blob` as a file called `name`. */
+function download(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
 /** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`. */
 function exportPng() {
   $('#chart').toBlob((blob) => {
-    if (!blob) return;
-    const link = document.createElement('a');
-    link.href = URL.createObjectURL(blob);
-    link.download = `rvm-lab-${state.panel}.png`;
-    link.click();
-    setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+    if (blob) download(blob, `rvm-lab-${state.panel}.png`);
   }, 'image/png');
 }
 
@@ -541,6 +545,25 @@ function wireEvents() {
   });
   document.addEventListener('keydown', onLessonKey);
   $('#export-png').addEventListener('click', exportPng);
+  $('#csv').addEventListener('submit', (event) => {
+    event.preventDefault();
+    attempt('csv', () => state.lab.importCsv($('#csv-text').value));
+  });
+  $('#csv-export').addEventListener('click', () => {
+    const text = call(() => state.lab.exportCsv());
+    if (text) download(new Blob([text], { type: 'text/csv' }), `rvm-lab-${state.panel}.csv`);
+  });
+  // A CSV file dropped on the chart is read as if pasted.
+  $('#canvas-box').addEventListener('dragover', (event) => {
+    if (!$('#csv').hidden) event.preventDefault();
+  });
+  $('#canvas-box').addEventListener('drop', async (event) => {
+    const file = event.dataTransfer?.files?.[0];
+    if (!file || $('#csv').hidden) return;
+    event.preventDefault();
+    $('#csv-text').value = await file.text();
+    attempt('csv', () => state.lab.importCsv($('#csv-text').value));
+  });
   $('#share-toggle').addEventListener('click', () => {
     const box = $('#share');
     box.hidden = !box.hidden;
@@ -794,6 +817,7 @@ function openPanel(name, pairs) {
   $('#player').hidden = !call(() => state.lab.isAnimated());
   $('#speed').value = String(call(() => state.lab.playSpeed()));
   $('#add-point').hidden = !call(() => state.lab.acceptsPoints());
+  $('#csv').hidden = $('#add-point').hidden;
   const axes = call(() => state.lab.pointAxes());
   $('#add-point').querySelectorAll('label > span').forEach((span, i) => {
     span.dataset.i18n = `control.${axes[i]}`;

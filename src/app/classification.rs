@@ -120,6 +120,17 @@ impl PointSink for ClassificationSettings {
         self.k = 0;
         Ok(())
     }
+
+    /// The rows become the data; the run starts again.
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.data.import_csv(text)?;
+        self.k = 0;
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        self.data.to_csv()
+    }
 }
 
 /// The classic classifier run in the background, and the time it has taken.

@@ -135,6 +135,17 @@ impl PointSink for FastRvmSettings {
         self.k = 0;
         Ok(())
     }
+
+    /// The rows become the data; the run starts again.
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.data.import_csv(text)?;
+        self.k = 0;
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        self.data.to_csv()
+    }
 }
 
 /// One of the background comparison runs (classic or EM) and the time it has taken.

@@ -43,11 +43,42 @@ pub trait PointSink {
     /// # Errors
     /// [`Error::NotFinite`] for NaN or ±∞, or a limit of the data.
     fn add_point(&mut self, x: f64, y: f64) -> Result<()>;
+    /// Replaces the data with the rows of CSV text (pasted or dropped).
+    ///
+    /// # Errors
+    /// [`Error::BadRow`] naming the first bad line, or a limit of the data; nothing changes.
+    fn import_csv(&mut self, text: &str) -> Result<()>;
+    /// The data as CSV text, a header line first.
+    ///
+    /// # Errors
+    /// Whatever generating the data refuses.
+    fn to_csv(&self) -> Result<String>;
 }
+
+/// The columns of regression data.
+const XT: [&str; 2] = ["x", "t"];
 
 impl PointSink for DataParams {
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
         DataParams::add_point(self, x, t)
+    }
+
+    /// The rows (x, t) become the data: no generated points, every row an added one.
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        let rows = crate::data::parse_rows(text, &XT)?;
+        if rows.len() > self.max_n {
+            let bound = Bound::AtMost { max: self.max_n as u64 };
+            return Err(Error::OutOfRange { name: "N", value: rows.len().to_string(), bound });
+        }
+        self.n = 0;
+        self.extra = rows.into_iter().map(|(_, row)| (row[0], row[1])).collect();
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        let data = self.dataset()?;
+        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{x},{t}\n"));
+        Ok(std::iter::once("x,t\n".to_owned()).chain(rows).collect())
     }
 }
 

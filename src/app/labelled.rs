@@ -93,6 +93,37 @@ impl PointSink for LabelledData {
         self.extra.push(([round(ensure_finite("x₁", x1)?), round(ensure_finite("x₂", x2)?)], self.place));
         Ok(())
     }
+
+    /// The rows (x₁, x₂, class) become the data: no generated points, every row a placed
+    /// one; a class must be a whole number from 0 to K − 1.
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        const COLUMNS: [&str; 3] = ["x₁", "x₂", "class"];
+        let rows = crate::data::parse_rows(text, &COLUMNS)?;
+        if rows.len() > self.max_n {
+            let bound = Bound::AtMost { max: self.max_n as u64 };
+            return Err(Error::OutOfRange { name: "N", value: rows.len().to_string(), bound });
+        }
+        let classes = self.classes() as f64;
+        let mut extra = Vec::with_capacity(rows.len());
+        for (line, row) in rows {
+            let class = row[2];
+            if class.fract() != 0.0 || !(0.0..classes).contains(&class) {
+                let text = format!("{}, {}, {class}", row[0], row[1]);
+                let last = format!("class 0 to {}", self.classes() - 1);
+                return Err(crate::data::bad_row(line, &text, &["x₁", "x₂", &last]));
+            }
+            extra.push(([row[0], row[1]], class as usize));
+        }
+        self.n = 0;
+        self.extra = extra;
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        let data = self.points()?;
+        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{},{},{t}\n", x[0], x[1]));
+        Ok(std::iter::once("x1,x2,class\n".to_owned()).chain(rows).collect())
+    }
 }
 
 impl ParamGroup for LabelledData {

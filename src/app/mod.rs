@@ -257,6 +257,17 @@ pub trait PanelModel {
     /// # Errors
     /// [`Error::NotFinite`] for NaN/∞, or whatever the recomputation refuses.
     fn add_point(&mut self, x: f64, t: f64) -> Result<()>;
+    /// Replaces the data with the rows of CSV text and recomputes.
+    ///
+    /// # Errors
+    /// [`Error::BadRow`] naming the first bad line, or whatever the recomputation refuses;
+    /// the data stay as they were.
+    fn import_csv(&mut self, text: &str) -> Result<()>;
+    /// The data as CSV text (`None` for a panel without data points).
+    ///
+    /// # Errors
+    /// Whatever generating the data refuses.
+    fn export_csv(&self) -> Result<Option<String>>;
     /// A press on the interactive chart at data (x, y); `true` if the panel changed.
     ///
     /// # Errors
@@ -337,6 +348,16 @@ impl<V: View> PanelModel for Panel<V> {
             data.add_point(x, t).map(|()| None)
         })
         .map(drop)
+    }
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.update(&mut |_, settings| {
+            let data = V::data_points(settings).ok_or_else(|| Error::UnknownParameter { key: "points".into() })?;
+            data.import_csv(text).map(|()| None)
+        })
+        .map(drop)
+    }
+    fn export_csv(&self) -> Result<Option<String>> {
+        V::data_points(&mut self.settings.clone()).map(|data| data.to_csv()).transpose()
     }
     fn press(&mut self, x: f64, y: f64) -> Result<bool> {
         let before = self.settings.value_list();
@@ -557,6 +578,12 @@ impl PanelModel for AnyPanel {
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
         dispatch!(self, p => p.add_point(x, t))
     }
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        dispatch!(self, p => p.import_csv(text))
+    }
+    fn export_csv(&self) -> Result<Option<String>> {
+        dispatch!(self, p => p.export_csv())
+    }
     fn press(&mut self, x: f64, y: f64) -> Result<bool> {
         dispatch!(self, p => p.press(x, y))
     }
@@ -636,6 +663,23 @@ mod tests {
             }
         }
         assert_eq!(AnyPanel::new("nope").unwrap_err().code(), "unknown-choice");
+    }
+
+    #[test]
+    fn csv_replaces_the_data_or_names_the_bad_line_and_keeps_them() {
+        let mut panel = AnyPanel::new("predictive").unwrap();
+        let before = panel.query();
+        let error = panel.import_csv("x,t\n0.1,0.5\n0.2,oops\n").unwrap_err();
+        assert_eq!(error.to_string(), "line 3 (0.2,oops) is not a row of x, t");
+        assert_eq!(panel.query(), before, "the data stay");
+        panel.import_csv("x,t\n0.1,0.5\n0.7,-0.25\n").unwrap();
+        assert_eq!(panel.export_csv().unwrap().as_deref(), Some("x,t\n0.1,0.5\n0.7,-0.25\n"));
+        let mut classes = AnyPanel::new("classification").unwrap();
+        let error = classes.import_csv("0,0,0\n1,1,1\n0.5,0.5,2\n").unwrap_err();
+        assert_eq!(error.to_string(), "line 3 (0.5, 0.5, 2) is not a row of x₁, x₂, class 0 to 1");
+        classes.import_csv("x1,x2,class\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n").unwrap();
+        assert_eq!(classes.export_csv().unwrap().unwrap().lines().count(), 5);
+        assert_eq!(AnyPanel::new("evidence").unwrap().export_csv().unwrap(), None);
     }
 
     #[test]

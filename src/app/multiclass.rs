@@ -99,6 +99,17 @@ impl PointSink for MulticlassSettings {
         self.k = 0;
         Ok(())
     }
+
+    /// The rows become the data; the run starts again.
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.data.import_csv(text)?;
+        self.k = 0;
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        self.data.to_csv()
+    }
 }
 
 /// The run, the fit after every sweep so far, and the sweep shown.

@@ -160,6 +160,19 @@ impl Lab {
         js_result(self.panel.add_point(x, t))
     }
 
+    /// Replaces the data with the rows of CSV text; on error (naming the first bad line)
+    /// the data stay.
+    #[wasm_bindgen(js_name = importCsv)]
+    pub fn import_csv(&mut self, text: &str) -> Result<(), JsValue> {
+        js_result(self.panel.import_csv(text))
+    }
+
+    /// The data as CSV text, or `undefined` for a panel without data points.
+    #[wasm_bindgen(js_name = exportCsv)]
+    pub fn export_csv(&self) -> Result<Option<String>, JsValue> {
+        js_result(self.panel.export_csv())
+    }
+
     /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
     /// Outside the plotting area nothing happens.
     #[wasm_bindgen(js_name = pressAtPixel)]

@@ -57,3 +57,33 @@ test('every button and field of the fast-RVM panel has an accessible name', asyn
   assert.deepEqual(unnamed, []);
   await page.context().close();
 });
+
+test('CSV: a bad row is reported by line and the data stay; good rows replace them; export and drop', async () => {
+  const page = await open(env, '?panel=predictive&N=5');
+  const url = page.url();
+  const draws = () => page.$eval('#chart', (c) => Number(c.dataset.draws));
+  let n = await draws();
+  await page.fill('#csv-text', 'x,t\n0.1,0.3\n0.5,-0.2\n0.9;two\n');
+  await page.click('#csv button[type=submit]');
+  await page.waitForSelector('#err-csv:not(:empty)');
+  assert.match(await page.textContent('#err-csv'), /^line 4 \(0\.9;two\) is not a row of x, t/);
+  assert.equal(page.url(), url, 'the data stay');
+  assert.equal(await draws(), n, 'the plot stays');
+  await page.fill('#csv-text', 'x,t\n0.1,0.3\n0.5,-0.2\n0.9,0.4\n');
+  await page.click('#csv button[type=submit]');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('N') === '0');
+  assert.equal(await page.textContent('#err-csv'), '');
+  assert.equal(new URL(page.url()).searchParams.get('points'), '0.1:0.3,0.5:-0.2,0.9:0.4');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv-export')]);
+  assert.equal(await readFile(await download.path(), 'utf8'), 'x,t\n0.1,0.3\n0.5,-0.2\n0.9,0.4\n');
+  // A file dropped on the chart.
+  n = await draws();
+  await page.evaluate(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['0.2,0.1\n0.4,0.2\n'], 'points.csv', { type: 'text/csv' }));
+    document.querySelector('#canvas-box').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('points') === '0.2:0.1,0.4:0.2');
+  assert.ok((await draws()) > n);
+  await page.context().close();
+});

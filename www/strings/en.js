@@ -394,4 +394,9 @@ export default {
   'share.iframe': 'Embed in a course page (iframe)',
   'share.more': 'More: several panels on one page with the JS module',
   'export.png': 'Save as PNG',
+  'csv.legend': 'Data as CSV',
+  'csv.paste': 'Paste rows (x,t — or x1,x2,class) or drop a file on the chart',
+  'csv.import': 'Use these data',
+  'csv.export': 'Save data as CSV',
+  'error.bad-row': 'line {line} ({text}) is not a row of {columns}; the data stay as they were',
 };

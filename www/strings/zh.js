@@ -392,4 +392,9 @@ export default {
   'share.iframe': '嵌入课程网页（iframe）',
   'share.more': '更多：用 JS 模块在一页中放置多个面板',
   'export.png': '保存为 PNG',
+  'csv.legend': 'CSV 数据',
+  'csv.paste': '粘贴数据行（x,t，或 x1,x2,class），或把文件拖到图上',
+  'csv.import': '使用这些数据',
+  'csv.export': '将数据保存为 CSV',
+  'error.bad-row': '第 {line} 行（{text}）不是 {columns} 的一行；数据保持不变',
 };
