@@ -13,12 +13,17 @@ if [ -x node_modules/.bin/wasm-opt ]; then
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     www/pkg/rvm_lab_bg.wasm -o www/pkg/rvm_lab_bg.wasm
 fi
+# The generated JS glue is served minified (esbuild, pinned in package.json): 3.6 KB less.
+if [ -x node_modules/.bin/esbuild ]; then
+  node_modules/.bin/esbuild --minify --format=esm --charset=utf8 --log-level=warning \
+    www/pkg/rvm_lab.js --outfile=www/pkg/rvm_lab.js --allow-overwrite
+fi
 raw=$(stat -c %s www/pkg/rvm_lab_bg.wasm)
 # The page's weight: each file it loads (index.html and what it pulls in, with the strings
 # of one language; not bench.html), gzipped on its own as a static server would send it,
 # for the heavier language. The budget is 300 KB.
 core=0
-for f in www/index.html www/app.js www/i18n.js www/style.css www/pkg/rvm_lab.js www/pkg/rvm_lab_bg.wasm; do
+for f in www/index.html www/app.js www/i18n.js www/lesson.js www/style.css www/pkg/rvm_lab.js www/pkg/rvm_lab_bg.wasm; do
   core=$((core + $(gzip -9c "$f" | wc -c)))
 done
 page=0

@@ -14,8 +14,8 @@
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
 //!   scene values.
 //! - [`app`]: the panels as platform-free state machines (settings → fit → scene).
-//! - `web` (wasm32 only): the one module that names `wasm_bindgen`, with `canvas`, the
-//!   plotters canvas backend it draws through; no mathematics.
+//! - `web` (wasm32 only): the one module that names `wasm_bindgen`, with `backend`, the
+//!   plotters backend it draws through (the canvas, or SVG for export); no mathematics.
 //!
 //! The `rvm-lab` command-line binary (src/main.rs, native only) evaluates or maximises the
 //! evidence, or fits the relevance vector machine, for a design matrix and targets read
@@ -33,7 +33,7 @@ pub mod plot;
 pub mod rvm;
 
 #[cfg(target_arch = "wasm32")]
-mod canvas;
+mod backend;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

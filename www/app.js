@@ -140,6 +140,24 @@ function exportPng() {
   }, 'image/png');
 }
 
+/** Downloads the text `make()` returns as `name`; an error shows beside the buttons. */
+function exportText(make, type, name) {
+  let text;
+  try {
+    text = call(make);
+  } catch (error) {
+    if (!state.dead) showError('export', error);
+    return;
+  }
+  if (text !== undefined) download(new Blob([text], { type }), `rvm-lab-${name}`);
+}
+
+/** Saves the chart as vector graphics, drawn again at its size on screen, as `<panel>.svg`. */
+function exportSvg() {
+  const { width, height } = $('#chart').getBoundingClientRect();
+  exportText(() => state.lab.svg(Math.round(width), Math.round(height)), 'image/svg+xml', `${state.panel}.svg`);
+}
+
 /** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
 function reportHeight() {
   if (window.parent !== window) {
@@ -545,14 +563,15 @@ function wireEvents() {
   });
   document.addEventListener('keydown', onLessonKey);
   $('#export-png').addEventListener('click', exportPng);
+  $('#export-svg').addEventListener('click', exportSvg);
+  $('#export-results').addEventListener('click', () =>
+    exportText(() => state.lab.resultsCsv(), 'text/csv', `${state.panel}-results.csv`),
+  );
   $('#csv').addEventListener('submit', (event) => {
     event.preventDefault();
     attempt('csv', () => state.lab.importCsv($('#csv-text').value));
   });
-  $('#csv-export').addEventListener('click', () => {
-    const text = call(() => state.lab.exportCsv());
-    if (text) download(new Blob([text], { type: 'text/csv' }), `rvm-lab-${state.panel}.csv`);
-  });
+  $('#csv-export').addEventListener('click', () => exportText(() => state.lab.exportCsv(), 'text/csv', `${state.panel}.csv`));
   // A CSV file dropped on the chart is read as if pasted.
   $('#canvas-box').addEventListener('dragover', (event) => {
     if (!$('#csv').hidden) event.preventDefault();

@@ -291,6 +291,10 @@ pub trait PanelModel {
     fn tables(&self) -> Vec<Table>;
     /// Messages about the current state.
     fn messages(&self) -> Vec<Message>;
+    /// The readouts and tables as CSV text ([`report::results_csv`]).
+    fn results_csv(&self) -> String {
+        report::results_csv(&self.readouts(), &self.tables())
+    }
     /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry>;
     /// Height / width of the canvas when it is `width` CSS pixels wide.

@@ -14,8 +14,8 @@ use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use crate::app::{AnyPanel, Notice, PanelModel};
+use crate::backend::PageBackend;
 use crate::basis::{kernel_design, kernel_design_2d};
-use crate::canvas::BatchedCanvas;
 use crate::data::{Sinc, TwoClass};
 use crate::error::Error;
 use crate::plot::{Labels, PlotArea};
@@ -173,6 +173,12 @@ impl Lab {
         js_result(self.panel.export_csv())
     }
 
+    /// The readouts and tables as CSV text (sections of `quantity,value` and each table).
+    #[wasm_bindgen(js_name = resultsCsv)]
+    pub fn results_csv(&self) -> String {
+        self.panel.results_csv()
+    }
+
     /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
     /// Outside the plotting area nothing happens.
     #[wasm_bindgen(js_name = pressAtPixel)]
@@ -293,11 +299,20 @@ impl Lab {
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
     /// `scale` = devicePixelRatio.
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
-        let backend = BatchedCanvas::new(canvas)
+        let backend = PageBackend::canvas(canvas)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
         let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         self.area = Some(area);
         Ok(())
+    }
+
+    /// The chart as an SVG document of `width` × `height` CSS pixels (vector: lines,
+    /// shapes and text, as on the canvas).
+    pub fn svg(&self, width: u32, height: u32) -> Result<String, JsValue> {
+        let mut text = String::new();
+        let backend = PageBackend::svg(&mut text, (width, height));
+        js_result(self.panel.draw(&backend.into_drawing_area(), 1.0, &self.labels))?;
+        Ok(text)
     }
 
     /// The plotting area of the last drawing in canvas pixels, or `undefined`.

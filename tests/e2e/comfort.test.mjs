@@ -1,6 +1,7 @@
-// Export and comfort: the chart saved as PNG decodes to the canvas's size, the page follows
-// the system's dark mode with the charts as light cards, and every button and form field
-// of a panel has an accessible name.
+// Export and comfort: the chart saved as PNG decodes to the canvas's pixels, saved as SVG
+// parses as vector graphics of the chart, the results save as CSV; the page follows the
+// system's dark mode with the charts as light cards, and every button and form field of a
+// panel has an accessible name.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,15 +16,89 @@ after(async () => {
   await env?.close();
 });
 
-test('Save as PNG downloads a PNG of the chart as drawn', async () => {
+test('Save as PNG downloads a PNG that decodes to the canvas as drawn', async () => {
   const page = await open(env, '?panel=classification&step=10');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
   assert.equal(download.suggestedFilename(), 'rvm-lab-classification.png');
   const bytes = await readFile(await download.path());
   assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
-  assert.equal(bytes.toString('latin1', 12, 16), 'IHDR');
-  const size = [bytes.readUInt32BE(16), bytes.readUInt32BE(20)];
+  // Decoded by the browser, it has the canvas's size and pixels.
+  const [size, differing] = await page.evaluate(async (base64) => {
+    const blob = await (await fetch(`data:image/png;base64,${base64}`)).blob();
+    const image = await createImageBitmap(blob);
+    const canvas = document.querySelector('#chart');
+    const scratch = new OffscreenCanvas(image.width, image.height).getContext('2d');
+    scratch.drawImage(image, 0, 0);
+    const decoded = scratch.getImageData(0, 0, image.width, image.height).data;
+    const drawn = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let differing = 0;
+    for (let i = 0; i < drawn.length; i += 4) if (Math.abs(decoded[i] - drawn[i]) > 2) differing += 1;
+    return [[image.width, image.height], differing];
+  }, bytes.toString('base64'));
   assert.deepEqual(size, await page.$eval('#chart', (c) => [c.width, c.height]));
+  assert.equal(differing, 0, 'pixels that differ from the canvas');
+  await page.context().close();
+});
+
+test('Save as SVG downloads vector graphics of the chart that parse and render', async () => {
+  const page = await open(env, '?panel=fast-rvm&step=12&lang=zh');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.equal(download.suggestedFilename(), 'rvm-lab-fast-rvm.svg');
+  const text = await readFile(await download.path(), 'utf8');
+  const parsed = await page.evaluate(async (svg) => {
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const root = doc.documentElement;
+    const count = (selector) => doc.querySelectorAll(selector).length;
+    const box = document.querySelector('#chart').getBoundingClientRect();
+    const image = new Image();
+    image.src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    await image.decode();
+    return {
+      errors: count('parsererror'),
+      root: root.localName,
+      namespace: root.namespaceURI,
+      size: [Number(root.getAttribute('width')), Number(root.getAttribute('height'))],
+      box: [Math.round(box.width), Math.round(box.height)],
+      circles: count('circle'),
+      lines: count('polyline, path, line'),
+      bitmaps: count('image'),
+      texts: [...doc.querySelectorAll('text')].map((t) => t.textContent.trim()),
+      rendered: [image.naturalWidth, image.naturalHeight],
+    };
+  }, text);
+  assert.equal(parsed.errors, 0, 'parses as XML');
+  assert.equal(parsed.root, 'svg');
+  assert.equal(parsed.namespace, 'http://www.w3.org/2000/svg');
+  assert.deepEqual(parsed.size, parsed.box, 'the size of the chart on screen');
+  assert.deepEqual(parsed.rendered, parsed.box, 'renders as an image');
+  assert.equal(parsed.bitmaps, 0, 'vector only');
+  assert.ok(parsed.circles >= 50, `${parsed.circles} circles (50 data points and rings)`);
+  assert.ok(parsed.lines >= 20, `${parsed.lines} lines`);
+  // The words of the chart, in the page's language: the step's action and the axis names.
+  assert.ok(parsed.texts.some((t) => t.startsWith('删除')), parsed.texts.join(' | '));
+  assert.ok(parsed.texts.includes('步数'), parsed.texts.join(' | '));
+  await page.context().close();
+});
+
+test('Save results as CSV: readouts and tables in full precision', async () => {
+  // Ten points under fourteen polynomial basis functions: Φ has rank N = 10, the fit
+  // interpolates (train RMS 0), and the minimum-norm solution has fourteen weights.
+  const page = await open(env, '?panel=least-squares&N=10&M=14');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-results')]);
+  assert.equal(download.suggestedFilename(), 'rvm-lab-least-squares-results.csv');
+  const [readouts, ...tables] = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n\n');
+  const lines = readouts.split('\n');
+  assert.equal(lines[0], 'quantity,value');
+  const value = Object.fromEntries(lines.slice(1).map((l) => l.split(',')).map(([k, v]) => [k, Number(v)]));
+  assert.equal(value.N, 10);
+  assert.equal(value.rank, 10);
+  assert.ok(Math.abs(value['train-rms']) < 1e-6, `train RMS ${value['train-rms']}`);
+  const shown = Number(await page.textContent('#readouts dd[data-key="test-rms"]'));
+  assert.ok(Math.abs(value['test-rms'] - shown) <= 1e-3 * Math.abs(shown), `${value['test-rms']} against ${shown}`);
+  const [key, columns, ...rows] = tables[0].split('\n');
+  assert.deepEqual([key, columns], ['weights', 'j,w-ml']);
+  assert.equal(rows.length, 14);
+  assert.ok(rows.every((r, j) => Number(r.split(',')[0]) === j && Number.isFinite(Number(r.split(',')[1]))));
   await page.context().close();
 });
 

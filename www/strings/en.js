@@ -394,6 +394,8 @@ export default {
   'share.iframe': 'Embed in a course page (iframe)',
   'share.more': 'More: several panels on one page with the JS module',
   'export.png': 'Save as PNG',
+  'export.svg': 'Save as SVG',
+  'export.results': 'Save results as CSV',
   'csv.legend': 'Data as CSV',
   'csv.paste': 'Paste rows (x,t — or x1,x2,class) or drop a file on the chart',
   'csv.import': 'Use these data',

@@ -392,6 +392,8 @@ export default {
   'share.iframe': '嵌入课程网页（iframe）',
   'share.more': '更多：用 JS 模块在一页中放置多个面板',
   'export.png': '保存为 PNG',
+  'export.svg': '保存为 SVG',
+  'export.results': '将结果保存为 CSV',
   'csv.legend': 'CSV 数据',
   'csv.paste': '粘贴数据行（x,t，或 x1,x2,class），或把文件拖到图上',
   'csv.import': '使用这些数据',

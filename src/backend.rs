@@ -1,0 +1,235 @@
+//! The plotters backend the page draws through (wasm32 only; no mathematics): the chart's
+//! canvas, or an SVG document for "Save as SVG". Both are one type, [`PageBackend`], so
+//! the panels' drawing code is compiled once for the page, not once per target.
+//!
+//! On the canvas, runs of small filled rectangles are drawn as one image. A colour map is
+//! thousands of filled rectangles (a 200 × 200 class map has about four thousand runs of
+//! equal colour). plotters' canvas backend makes two calls into the page per rectangle, a
+//! fill style built as text and a `fillRect`, which took about 15 ms a frame. The canvas
+//! target instead paints consecutive small opaque filled rectangles into a pixel buffer
+//! and draws that buffer as one image before anything else is drawn: with `putImageData`
+//! when the rectangles cover their bounding box, else with `drawImage` through a scratch
+//! canvas, so that pixels no rectangle covered stay as they were. The pixels are those
+//! `fillRect` would set at whole-pixel corners, which plotters always passes. The SVG
+//! target keeps every rectangle, so the file stays vector.
+
+use std::fmt;
+
+use plotters::prelude::SVGBackend;
+use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::{Clamped, JsCast};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+/// Rectangles larger than this many pixels are drawn directly (backgrounds, boxes).
+const LARGEST_BATCHED: i64 = 16_384;
+/// Fewer pending rectangles than this are drawn directly: the image costs more.
+const SMALLEST_BATCH: usize = 64;
+
+/// A pending rectangle: corners (x₀, y₀) inclusive, (x₁, y₁) exclusive, and its colour.
+type Pending = (i32, i32, i32, i32, (u8, u8, u8));
+
+/// Where a [`PageBackend`] draws.
+enum Target<'a> {
+    /// A canvas on the page, with its 2-D context for the batched images.
+    Canvas { inner: CanvasBackend, context: CanvasRenderingContext2d },
+    /// An SVG document written into a string.
+    Svg(SVGBackend<'a>),
+}
+
+/// A canvas (filled rectangles batched into images) or an SVG document.
+pub struct PageBackend<'a> {
+    target: Target<'a>,
+    pending: Vec<Pending>,
+}
+
+/// Why the canvas or the SVG writer failed, as text.
+#[derive(Debug)]
+pub struct BackendError(String);
+
+impl fmt::Display for BackendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BackendError {}
+
+/// Either target's error as a [`BackendError`].
+fn convert<E: std::error::Error + Send + Sync>(error: DrawingErrorKind<E>) -> DrawingErrorKind<BackendError> {
+    match error {
+        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(BackendError(e.to_string())),
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
+
+/// Calls the same method on whichever backend is the target, after drawing what is pending.
+macro_rules! forward {
+    ($self:ident, $backend:ident => $call:expr) => {{
+        $self.flush()?;
+        match &mut $self.target {
+            Target::Canvas { inner: $backend, .. } => $call.map_err(convert),
+            Target::Svg($backend) => $call.map_err(convert),
+        }
+    }};
+}
+
+impl PageBackend<'static> {
+    /// The backend on `canvas`; `None` if it has no 2-D context.
+    pub fn canvas(canvas: HtmlCanvasElement) -> Option<Self> {
+        let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
+        let inner = CanvasBackend::with_canvas_object(canvas)?;
+        Some(Self { target: Target::Canvas { inner, context }, pending: vec![] })
+    }
+}
+
+impl<'a> PageBackend<'a> {
+    /// An SVG document of `size` pixels, written into `text` (complete once the backend is
+    /// dropped).
+    pub fn svg(text: &'a mut String, size: (u32, u32)) -> Self {
+        Self { target: Target::Svg(SVGBackend::with_string(text, size)), pending: vec![] }
+    }
+
+    /// Draws the pending rectangles: as one image if there are many (falling back to one
+    /// by one if the page refuses the image), else one by one.
+    fn flush(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
+        let Target::Canvas { inner, context } = &mut self.target else { return Ok(()) };
+        let pending = std::mem::take(&mut self.pending);
+        if pending.len() >= SMALLEST_BATCH && draw_batch(context, &pending).is_ok() {
+            return Ok(());
+        }
+        for (x0, y0, x1, y1, rgb) in pending {
+            let colour = BackendColor { alpha: 1.0, rgb };
+            inner.draw_rect((x0, y0), (x1, y1), &colour, true).map_err(convert)?;
+        }
+        Ok(())
+    }
+}
+
+/// Paints `pending` into a buffer over their bounding box and draws it as one image.
+fn draw_batch(context: &CanvasRenderingContext2d, pending: &[Pending]) -> Result<(), wasm_bindgen::JsValue> {
+    let (bx, by) = pending.iter().fold((i32::MAX, i32::MAX), |(x, y), r| (x.min(r.0), y.min(r.1)));
+    let (ex, ey) = pending.iter().fold((i32::MIN, i32::MIN), |(x, y), r| (x.max(r.2), y.max(r.3)));
+    let (w, h) = ((ex - bx) as usize, (ey - by) as usize);
+    // RGBA packed little-endian: a run of a row is one `fill`.
+    let mut pixels = vec![0u32; w * h];
+    for &(x0, y0, x1, y1, (r, g, b)) in pending {
+        let value = u32::from_le_bytes([r, g, b, 255]);
+        let (from, to) = ((x0 - bx) as usize, (x1 - bx) as usize);
+        for y in (y0 - by) as usize..(y1 - by) as usize {
+            pixels[y * w + from..y * w + to].fill(value);
+        }
+    }
+    // (putImageData ignores the canvas's compositing, so it only serves a full box.)
+    let bytes: &[u8] = bytemuck::cast_slice(&pixels);
+    let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(bytes), w as u32, h as u32)?;
+    if pixels.iter().all(|p| p >> 24 != 0) {
+        // The rectangles cover their box (a map): no pixel keeps what was below.
+        return context.put_image_data(&image, f64::from(bx), f64::from(by));
+    }
+    draw_image(context, &image, (bx, by), (w as u32, h as u32))
+}
+
+/// Draws `image` (w × h) with its corner at (x, y), transparent pixels leaving the canvas
+/// as it is.
+fn draw_image(
+    context: &CanvasRenderingContext2d,
+    image: &ImageData,
+    (x, y): (i32, i32),
+    (w, h): (u32, u32),
+) -> Result<(), wasm_bindgen::JsValue> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let scratch = document.create_element("canvas")?.dyn_into::<HtmlCanvasElement>()?;
+    scratch.set_width(w);
+    scratch.set_height(h);
+    let scratch_context = scratch.get_context("2d")?.ok_or("no 2-D context")?.dyn_into::<CanvasRenderingContext2d>()?;
+    scratch_context.put_image_data(image, 0.0, 0.0)?;
+    context.draw_image_with_html_canvas_element(&scratch, f64::from(x), f64::from(y))
+}
+
+impl DrawingBackend for PageBackend<'_> {
+    type ErrorType = BackendError;
+
+    fn get_size(&self) -> (u32, u32) {
+        match &self.target {
+            Target::Canvas { inner, .. } => inner.get_size(),
+            Target::Svg(inner) => inner.get_size(),
+        }
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.ensure_prepared())
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.present())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.draw_pixel(point, color))
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.draw_line(from, to, style))
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        let colour = style.color();
+        let (w, h) = (i64::from(bottom_right.0 - upper_left.0), i64::from(bottom_right.1 - upper_left.1));
+        let (cw, ch) = self.get_size();
+        let inside =
+            upper_left.0 >= 0 && upper_left.1 >= 0 && bottom_right.0 <= cw as i32 && bottom_right.1 <= ch as i32;
+        let small = fill && colour.alpha >= 1.0 && w > 0 && h > 0 && w * h <= LARGEST_BATCHED && inside;
+        if small && matches!(self.target, Target::Canvas { .. }) {
+            self.pending.push((upper_left.0, upper_left.1, bottom_right.0, bottom_right.1, colour.rgb));
+            return Ok(());
+        }
+        forward!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.draw_path(path, style))
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.draw_circle(center, radius, style, fill))
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.fill_polygon(vert, style))
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<BackendError>> {
+        forward!(self, b => b.draw_text(text, style, pos))
+    }
+}
