@@ -12,7 +12,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::clock::now_ms;
-use super::groups::{ParamGroup, PointSink, assign_in, value_in};
+use super::groups::{ParamGroup, PointSink, assign_in, restarting_point_sink, value_in};
 use super::labelled::LabelledData;
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
 use super::replay::{Replay, action_colour};
@@ -112,26 +112,7 @@ impl Settings for ClassificationSettings {
     }
 }
 
-impl PointSink for ClassificationSettings {
-    /// Places (x₁, x₂) in the chosen class; the run starts again. A click on the map and
-    /// the add-point form (the keyboard path) both come here.
-    fn add_point(&mut self, x1: f64, x2: f64) -> Result<()> {
-        self.data.add_point(x1, x2)?;
-        self.k = 0;
-        Ok(())
-    }
-
-    /// The rows become the data; the run starts again.
-    fn import_csv(&mut self, text: &str) -> Result<()> {
-        self.data.import_csv(text)?;
-        self.k = 0;
-        Ok(())
-    }
-
-    fn to_csv(&self) -> Result<String> {
-        self.data.to_csv()
-    }
-}
+restarting_point_sink!(ClassificationSettings);
 
 /// The classic classifier run in the background, and the time it has taken.
 #[derive(Debug, Clone)]

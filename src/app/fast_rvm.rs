@@ -12,8 +12,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::clock::now_ms;
-use super::groups::PointSink;
 use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use super::groups::{PointSink, restarting_point_sink};
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
 use super::replay::{Replay, action_colour};
 use super::{Cell, Message, Panel, Readout, Settings, Table, View};
@@ -127,26 +127,7 @@ impl Settings for FastRvmSettings {
     }
 }
 
-impl PointSink for FastRvmSettings {
-    /// Adds (x, t); the run starts again. A click on the plot and the add-point form (the
-    /// keyboard path) both come here.
-    fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
-        self.data.add_point(x, t)?;
-        self.k = 0;
-        Ok(())
-    }
-
-    /// The rows become the data; the run starts again.
-    fn import_csv(&mut self, text: &str) -> Result<()> {
-        self.data.import_csv(text)?;
-        self.k = 0;
-        Ok(())
-    }
-
-    fn to_csv(&self) -> Result<String> {
-        self.data.to_csv()
-    }
-}
+restarting_point_sink!(FastRvmSettings);
 
 /// One of the background comparison runs (classic or EM) and the time it has taken.
 #[derive(Debug, Clone)]

@@ -55,6 +55,32 @@ pub trait PointSink {
     fn to_csv(&self) -> Result<String>;
 }
 
+/// [`PointSink`] for the settings of a stepping panel: its `data` take the points, and any
+/// change to them starts the run again (its shown step `k` back to 0). A click on the chart
+/// and the add-point form (the keyboard path) both come here, and so does a CSV import.
+macro_rules! restarting_point_sink {
+    ($settings:ty) => {
+        impl $crate::app::groups::PointSink for $settings {
+            fn add_point(&mut self, x: f64, y: f64) -> $crate::Result<()> {
+                self.data.add_point(x, y)?;
+                self.k = 0;
+                Ok(())
+            }
+
+            fn import_csv(&mut self, text: &str) -> $crate::Result<()> {
+                self.data.import_csv(text)?;
+                self.k = 0;
+                Ok(())
+            }
+
+            fn to_csv(&self) -> $crate::Result<String> {
+                self.data.to_csv()
+            }
+        }
+    };
+}
+pub(crate) use restarting_point_sink;
+
 /// The columns of regression data.
 const XT: [&str; 2] = ["x", "t"];
 
