@@ -95,3 +95,38 @@ fn relevance_vectors_mean_and_step_label_are_where_the_run_says() {
         }
     }
 }
+
+#[test]
+fn a_highlighted_basis_is_ringed_named_and_its_lambda_shown_without_a_rerun() {
+    let mut panel = FastRvmPanel::try_default().unwrap();
+    panel.set("step", "12").unwrap();
+    // The background comparison's progress survives: the run is not computed again.
+    panel.work(40);
+    let progress = panel.work_progress();
+    assert!(progress.is_some_and(|(done, _)| done > 0));
+    panel.set("highlight", "17").unwrap();
+    assert_eq!(panel.work_progress(), progress);
+    let (svg, area) = render(&panel, (1100, 600));
+    let els = elements(&svg);
+    // φ17 is the kernel centred on data point 16 (column 0 is the bias).
+    let data = Sinusoid { n: 50, noise: 0.2, seed: 1 }.generate().unwrap();
+    let want = pixel(&area, (data.x[16], data.t[16]));
+    let ring = els
+        .iter()
+        .filter(|e| e.tag == "circle" && e.has_colour("stroke", palette::INK) && (e.num("r") - 11.0).abs() < 0.5)
+        .map(|c| (c.num("cx") - want.0).hypot(c.num("cy") - want.1))
+        .fold(f64::INFINITY, f64::min);
+    assert!(ring < 1.5, "the ring is {ring} px from data point 16");
+    assert!(els.iter().any(|e| e.tag == "text" && e.text == "φ17"));
+    assert!(els.iter().any(|e| e.tag == "text" && e.text == "highlighted basis"));
+    assert!(panel.query().contains(&("highlight".to_owned(), "17".to_owned())));
+
+    // Beyond the last column (N = 50 points: columns 0 to 50) it is refused and stays.
+    assert_eq!(panel.set("highlight", "51").unwrap_err().code(), "out-of-range");
+    assert_eq!(panel.value("highlight").as_deref(), Some("17"));
+    panel.set("highlight", "none").unwrap();
+    assert_eq!(panel.value("highlight"), None);
+    assert!(!panel.query().iter().any(|(k, _)| k == "highlight"));
+    let (svg, _) = render(&panel, (1100, 600));
+    assert!(!elements(&svg).iter().any(|e| e.tag == "text" && (e.text == "highlighted basis" || e.text == "φ17")));
+}

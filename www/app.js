@@ -403,17 +403,22 @@ function applyLanguage() {
   for (const option of $('#lesson-select').options) {
     if (option.dataset.title) option.textContent = JSON.parse(option.dataset.title)[state.lang];
   }
-  renderLegend();
+  $('#legend').dataset.shown = '';
   renderReports();
   renderNotices();
   renderErrors();
   renderLesson();
 }
 
+/** The legend, rebuilt only when its series or the language change. */
 function renderLegend() {
   const legend = $('#legend');
+  const entries = call(() => state.lab.legend());
+  const shown = `${state.lang} ${entries.map((e) => e.key).join(' ')}`;
+  if (legend.dataset.shown === shown) return;
+  legend.dataset.shown = shown;
   legend.replaceChildren();
-  for (const { key, colour, mark } of call(() => state.lab.legend())) {
+  for (const { key, colour, mark } of entries) {
     const item = document.createElement('span');
     const swatch = document.createElement('span');
     swatch.className = `swatch ${mark}`;
@@ -468,8 +473,9 @@ function render() {
   renderReports();
 }
 
-/** Readouts, tables and messages: everything beside the chart that follows the state. */
+/** Legend, readouts, tables and messages: everything beside the chart that follows the state. */
 function renderReports() {
+  renderLegend();
   renderProgress();
   renderReadouts();
   renderTables();
@@ -778,9 +784,24 @@ function showLessonStep(index) {
   lesson.index = index;
   const step = lesson.data.steps[index];
   openPanel(step.panel, step.pairs);
-  if (step.action.steps > 0) advance(step.action.steps);
+  applyAction(step.action, index);
   renderLesson();
   writeUrl();
+}
+
+/** A lesson step's action: its points added, its steps run, its basis function highlighted.
+ *  A part the panel refuses is reported as a notice; the parts before it stay. */
+function applyAction({ points, steps, highlight }, index) {
+  try {
+    for (const [x, y] of points) call(() => state.lab.addPoint(x, y));
+    if (highlight !== null) call(() => state.lab.set('highlight', String(highlight)));
+  } catch (error) {
+    if (state.dead) return;
+    state.notices.push({ text: ['lesson.action-failed', { step: index + 1, message: errorMessage(state.lang, error) }] });
+    renderNotices();
+  }
+  syncControls();
+  if (steps > 0) advance(steps);
 }
 
 /** Leaves the lesson; the panel stays as the lesson left it. */

@@ -1,8 +1,10 @@
 // Lessons as data: a lesson is a JSON file under lessons/ — a title and a list of steps,
 // each with a title and a short text in English and 中文, the equation it applies (MathML),
-// the panel state it sets (a URL query, as in the address bar) and optionally an action
-// (`{"steps": n}`: run the panel's animation n steps further). An instructor writes one
-// without touching code; a malformed file is refused with the step and field named.
+// the panel state it sets (a URL query, as in the address bar) and optionally an action:
+// `{"points": [[x, t], …], "highlight": m, "steps": n}`, any of the three, applied in that
+// order — add these data points, highlight basis function φₘ, run the panel's animation
+// n steps further. An instructor writes one without touching code; a malformed file is
+// refused with the step and field named.
 
 /** Languages every text of a lesson must have. */
 const LESSON_LANGUAGES = ['en', 'zh'];
@@ -14,6 +16,24 @@ export class LessonError extends Error {
     super(`${file}, step ${step}: ${field} ${problem}`);
     Object.assign(this, { file, step, field, problem });
   }
+}
+
+/** Whether `value` is a whole number ≥ 0. */
+const count = (value) => Number.isInteger(value) && value >= 0;
+
+/** Whether `value` is a list of [x, y] pairs of finite numbers. */
+const pointList = (value) =>
+  Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && p.every(Number.isFinite));
+
+/** The action of a step with every part present, or null if it is malformed. */
+function parseAction(action) {
+  if (action === undefined) return { points: [], steps: 0, highlight: null };
+  if (action === null || typeof action !== 'object' || Array.isArray(action)) return null;
+  const keys = Object.keys(action);
+  if (keys.length === 0 || keys.some((key) => !['points', 'steps', 'highlight'].includes(key))) return null;
+  const { points = [], steps = 0, highlight = null } = action;
+  if (!pointList(points) || !count(steps) || !(highlight === null || count(highlight))) return null;
+  return { points, steps, highlight };
 }
 
 /** Whether `value` is a text in every lesson language. */
@@ -45,12 +65,8 @@ export function validateLesson(json, file, panels) {
     const pairs = [...new URLSearchParams(step.state)];
     const panel = pairs.find(([key]) => key === 'panel')?.[1];
     if (!panels.includes(panel)) fail(k, 'state', 'no-panel');
-    let action = { steps: 0 };
-    if (step.action !== undefined) {
-      const n = step.action?.steps;
-      if (!Number.isInteger(n) || n < 0 || Object.keys(step.action).length !== 1) fail(k, 'action', 'bad-action');
-      action = { steps: n };
-    }
+    const action = parseAction(step.action);
+    if (!action) fail(k, 'action', 'bad-action');
     return { ...step, panel, pairs: pairs.filter(([key]) => key !== 'panel'), action };
   });
   return { ...json, steps };

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::clock::now_ms;
 use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
@@ -21,9 +22,11 @@ use crate::basis::{evenly_spaced, kernel_centre, kernel_column, kernel_design};
 use crate::data::Dataset;
 use crate::error::{Error, Result, ensure_positive};
 use crate::plot::fit::widen;
+use crate::plot::lambda::LambdaChart;
 use crate::plot::predictive::PredictiveScene;
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
+use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, Selection, predict};
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
@@ -68,6 +71,9 @@ pub struct FastRvmSettings {
     pub estimate_noise: bool,
     /// The step shown.
     pub k: usize,
+    /// The basis function drawn highlighted, with its λ(α) beside (a lesson's "look at
+    /// φ₁₇"); `highlight=m` in the URL, column m of Φ (0 the bias).
+    pub highlight: Option<usize>,
 }
 
 impl Default for FastRvmSettings {
@@ -79,6 +85,7 @@ impl Default for FastRvmSettings {
             alignment_test: true,
             estimate_noise: true,
             k: 0,
+            highlight: None,
         }
     }
 }
@@ -102,6 +109,7 @@ impl Settings for FastRvmSettings {
             "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
             "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
+            HIGHLIGHT => self.highlight = parse_highlight(text)?,
             _ => {
                 assign_in(&mut [&mut self.data], key, text)?;
                 // New data: the run starts again.
@@ -118,16 +126,33 @@ impl Settings for FastRvmSettings {
             "selection" => self.selection.name().to_owned(),
             "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
+            HIGHLIGHT => self.highlight?.to_string(),
             _ => return value_in(&[&self.data], key),
         })
     }
 
     fn hidden_keys(&self) -> Vec<&'static str> {
-        self.data.hidden_keys()
+        let mut keys = self.data.hidden_keys();
+        keys.extend(self.highlight.map(|_| HIGHLIGHT));
+        keys
     }
 }
 
 restarting_point_sink!(FastRvmSettings);
+
+/// Key of the highlighted basis function in the URL (no control of its own: lessons set it).
+const HIGHLIGHT: &str = "highlight";
+
+/// `m` (a column of Φ), or nothing for an empty text or `none`.
+///
+/// # Errors
+/// [`Error::OutOfRange`] for anything else or a column beyond the largest data set.
+fn parse_highlight(text: &str) -> Result<Option<usize>> {
+    match text.trim() {
+        "" | "none" => Ok(None),
+        m => Ok(Some(parse_integer("φ", m, 0, MAX_N as u64)? as usize)),
+    }
+}
 
 /// One of the background comparison runs (classic or EM) and the time it has taken.
 #[derive(Debug, Clone)]
@@ -157,6 +182,8 @@ pub struct FastRvmView {
     comparisons: Vec<Comparison>,
     /// The reason classic or EM could not run, if one could not.
     comparison_error: Option<Error>,
+    /// The basis function drawn highlighted, a column of Φ.
+    highlight: Option<usize>,
 }
 
 impl FastRvmView {
@@ -234,7 +261,45 @@ impl FastRvmView {
             )
             .map_err(drawing_error)?;
         self.draw_candidate(&mut chart, &curve, scene.y_range, scale, labels)?;
+        if let Some(m) = self.highlight {
+            self.draw_highlight(&mut chart, m, &curve(m, 0.8 * scene.y_range.1), scale)?;
+        }
         Ok(area_of(&chart))
+    }
+
+    /// The highlighted basis function φₘ at the candidate's height, thick and dotted in ink,
+    /// named at its peak, its data point ringed (none for the bias, m = 0).
+    fn draw_highlight<DB: DrawingBackend>(
+        &self,
+        chart: &mut crate::plot::Chart<'_, DB>,
+        m: usize,
+        curve: &[(f64, f64)],
+        scale: f64,
+    ) -> Result<()> {
+        crate::plot::dashed(chart, curve, palette::INK.stroke_width(px(2.5, scale)), scale)?;
+        let peak = curve.iter().copied().fold((X_RANGE.0, f64::NEG_INFINITY), |a, p| if p.1 > a.1 { p } else { a });
+        let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
+        let font = font.pos(Pos::new(HPos::Center, VPos::Bottom));
+        chart.draw_series(std::iter::once(Text::new(format!("φ{m}"), peak, font))).map_err(drawing_error)?;
+        if let Some(centre) = kernel_centre(&self.data.x, true, m) {
+            let ring =
+                Circle::new((centre, self.data.t[m - 1]), px(11.0, scale), palette::INK.stroke_width(px(2.5, scale)));
+            chart.draw_series(std::iter::once(ring)).map_err(drawing_error)?;
+        }
+        Ok(())
+    }
+
+    /// λ(α) of the highlighted φₘ at the step shown (PRML 7.97), its current α marked (∞
+    /// while it is out of the model).
+    fn highlight_lambda(&self, m: usize) -> Option<LambdaChart> {
+        let run = self.current();
+        let (s, q) = run.sparsity_quality(m);
+        let alpha = run.active().iter().position(|&a| a == m).map_or(f64::INFINITY, |i| run.alpha()[i]);
+        Some(LambdaChart {
+            current: Some(alpha),
+            title: Some(("lambda-of-highlight", "highlighted basis")),
+            ..LambdaChart::new(SparsityQuality::new(s, q).ok()?)
+        })
     }
 
     /// The basis function the step shown acted on, scaled to the plot's height.
@@ -281,11 +346,22 @@ impl FastRvmView {
     }
 }
 
-/// `settings` less what the view follows without recomputing: the step shown.
+/// `settings` less what the view follows without recomputing: the step shown and the
+/// highlighted basis function.
 fn source(settings: &FastRvmSettings) -> FastRvmSettings {
-    let mut source = settings.clone();
-    source.k = 0;
-    source
+    FastRvmSettings { k: 0, highlight: None, ..settings.clone() }
+}
+
+/// [`Error::OutOfRange`] unless column `m` of Φ exists for `n` data points (0 ≤ m ≤ n).
+fn check_highlight(m: Option<usize>, n: usize) -> Result<Option<usize>> {
+    match m {
+        Some(m) if m > n => Err(Error::OutOfRange {
+            name: "φ",
+            value: m.to_string(),
+            bound: crate::error::Bound::WholeBetween { min: 0, max: n as u64 },
+        }),
+        m => Ok(m),
+    }
 }
 
 impl View for FastRvmView {
@@ -293,6 +369,7 @@ impl View for FastRvmView {
 
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
+        let highlight = check_highlight(settings.highlight, data.x.len())?;
         let design = kernel_design(&data.x, settings.width, true)?;
         let problem = Arc::new(Problem::new(design, DVector::from_column_slice(&data.t))?);
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.data.noise.max(1e-3).powi(2));
@@ -328,6 +405,7 @@ impl View for FastRvmView {
             comparisons,
             comparison_error,
             source: source(settings),
+            highlight,
         })
     }
 
@@ -343,7 +421,8 @@ impl View for FastRvmView {
         let area = self.draw_data(&main, scale, labels)?;
         let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
         self.replay.likelihood_chart(("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
-        if let Some(chart) = self.replay.lambda_chart() {
+        let lambda = self.highlight.map_or_else(|| self.replay.lambda_chart(), |m| self.highlight_lambda(m));
+        if let Some(chart) = lambda {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
@@ -365,6 +444,9 @@ impl View for FastRvmView {
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
         ]);
+        if self.highlight.is_some() {
+            legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
+        }
         legend
     }
 
@@ -432,12 +514,14 @@ impl View for FastRvmView {
 
     super::replay::replay_player!();
 
-    /// Another step (or the class of the next point): the run stays, only the step moves.
+    /// Another step or another highlighted basis function: the run stays.
     fn follow(&mut self, settings: &Self::Settings) -> bool {
         if source(settings) != self.source {
             return false;
         }
+        let Ok(highlight) = check_highlight(settings.highlight, self.data.x.len()) else { return false };
         self.replay.show(settings.k);
+        self.highlight = highlight;
         true
     }
 

@@ -24,8 +24,15 @@ describe('lesson files', () => {
     const lesson = validateLesson(good(), 'good.json', PANELS);
     assert.equal(lesson.steps[0].panel, 'sparsity');
     assert.deepEqual(lesson.steps[0].pairs, [['alpha', '2']]);
-    assert.deepEqual(lesson.steps[0].action, { steps: 0 });
-    assert.deepEqual(lesson.steps[1].action, { steps: 2 });
+    assert.deepEqual(lesson.steps[0].action, { points: [], steps: 0, highlight: null });
+    assert.deepEqual(lesson.steps[1].action, { points: [], steps: 2, highlight: null });
+    const more = good();
+    more.steps[1].action = { points: [[0.1, 0.2], [0.5, -1]], highlight: 17 };
+    assert.deepEqual(validateLesson(more, 'good.json', PANELS).steps[1].action, {
+      points: [[0.1, 0.2], [0.5, -1]],
+      steps: 0,
+      highlight: 17,
+    });
   });
 
   test('each fault names its step and field', () => {
@@ -37,6 +44,10 @@ describe('lesson files', () => {
       [(l) => { l.steps[1].math = '$x^2$'; }, 2, 'math', 'not-mathml'],
       [(l) => { l.steps[1].action = { steps: -1 }; }, 2, 'action', 'bad-action'],
       [(l) => { l.steps[1].action = { play: true }; }, 2, 'action', 'bad-action'],
+      [(l) => { l.steps[1].action = {}; }, 2, 'action', 'bad-action'],
+      [(l) => { l.steps[1].action = { highlight: 1.5 }; }, 2, 'action', 'bad-action'],
+      [(l) => { l.steps[1].action = { points: [[0.1]] }; }, 2, 'action', 'bad-action'],
+      [(l) => { l.steps[1].action = { points: [[0.1, 'a']] }; }, 2, 'action', 'bad-action'],
       [(l) => { l.steps = []; }, 0, 'steps', 'no-steps'],
       [(l) => { l.title.en = ' '; }, 0, 'title', 'not-text'],
     ];
@@ -87,26 +98,59 @@ describe('lesson mode in the page', () => {
   const counter = (page) => page.textContent('#lesson-counter');
 
   test('a lesson URL opens at its step, and the keys step through it with the panel following', async () => {
-    const page = await open(env, '?lesson=fast-rvm&step=4');
-    assert.equal(await counter(page), 'step 4 of 6');
+    const page = await open(env, '?lesson=fast-rvm&step=6');
+    assert.equal(await counter(page), 'step 6 of 8');
     assert.equal(await page.textContent('#lesson-step-title'), 'A deletion');
     assert.equal(await readout(page, 'step'), '9', 'the panel is at the step the lesson sets');
     assert.equal(await page.$eval('#lesson-math', (el) => el.firstElementChild?.localName), 'math');
     await page.keyboard.press('ArrowRight');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '5');
-    assert.equal(await counter(page), 'step 5 of 6');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '7');
+    assert.equal(await counter(page), 'step 7 of 8');
     assert.equal(await readout(page, 'step'), '10');
     await page.keyboard.press('PageUp');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '4');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '6');
     assert.equal(await readout(page, 'step'), '9');
     await page.keyboard.press('Space');
     await page.keyboard.press('PageDown');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '6');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '8');
     assert.equal(await page.isDisabled('#lesson-next'), true, 'the last step');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '5');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '7');
     assert.equal(await urlKey(page, 'lesson'), 'fast-rvm');
     assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('actions: a highlighted basis function, and the same one a step later', async () => {
+    const page = await open(env, '?lesson=fast-rvm&step=3');
+    assert.equal(await readout(page, 'step'), '1');
+    assert.ok((await page.textContent('#legend')).includes('highlighted basis'));
+    // The panel's own state carries the highlight, so the URL of the view is complete.
+    assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('highlight')), '17');
+    const before = await page.evaluate(() => document.querySelector('#chart').toDataURL());
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '4');
+    assert.equal(await readout(page, 'step'), '2', 'state step 1 plus one step of action');
+    assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('highlight')), '17');
+    assert.notEqual(await page.evaluate(() => document.querySelector('#chart').toDataURL()), before);
+    // Back to a step without highlight: the panel shows the step's own basis function.
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '2');
+    assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('highlight')), undefined);
+    assert.ok(!(await page.textContent('#legend')).includes('highlighted basis'));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('an action adds points: the data and the URL hold them', async () => {
+    const page = await open(env, '?lesson=bayesian-regression&step=6');
+    assert.equal(await page.textContent('#lesson-step-title'), 'Add a point yourself');
+    assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('points')), '0.5:0');
+    assert.equal(await readout(page, 'N'), '3', 'two generated points and the added one');
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '5');
+    assert.equal(await readout(page, 'N'), '2', 'the previous step has no added point');
     await page.context().close();
   });
 

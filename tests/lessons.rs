@@ -1,0 +1,56 @@
+//! What the built-in lessons say about the numbers holds: each claim is checked on the
+//! panel state and action the lesson file sets (so editing either breaks this test).
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use rvm_lab::app::fast_rvm::FastRvmPanel;
+use rvm_lab::app::{Panel, PanelModel};
+use serde_json::Value;
+
+/// The steps of www/lessons/`id`.json.
+fn steps(id: &str) -> Vec<Value> {
+    let path = format!("{}/www/lessons/{id}.json", env!("CARGO_MANIFEST_DIR"));
+    let lesson: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    lesson["steps"].as_array().unwrap().clone()
+}
+
+/// The fast-RVM panel in the state of `step`, its action's steps run and highlight set.
+fn fast_rvm_at(step: &Value) -> (FastRvmPanel, usize) {
+    let pairs: Vec<(String, String)> = step["state"]
+        .as_str()
+        .unwrap()
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .filter(|(key, _)| *key != "panel")
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .collect();
+    let mut panel = FastRvmPanel::try_default().unwrap();
+    assert!(panel.apply_query(&pairs).is_empty());
+    let m = step["action"]["highlight"].as_u64().unwrap() as usize;
+    panel.set("highlight", &m.to_string()).unwrap();
+    let n = step["action"]["steps"].as_u64().unwrap_or(0) as usize;
+    panel.step(n);
+    (panel, m)
+}
+
+#[test]
+fn the_fast_rvm_lessons_candidate_is_out_then_worth_adding() {
+    let steps = steps("fast-rvm");
+    let find = |title: &str| steps.iter().find(|s| s["title"]["en"] == title).unwrap_or_else(|| panic!("{title}"));
+
+    // "Here q₁₇² < s₁₇ (θ₁₇ < 0) … φ₁₇ stays out."
+    let (panel, m) = fast_rvm_at(find("One candidate up close: φ₁₇ stays out"));
+    let run = Panel::view(&panel).current();
+    assert_eq!((run.steps(), m), (1, 17));
+    assert!(!run.active().contains(&m));
+    let (s, q) = run.sparsity_quality(m);
+    assert!(q * q - s < 0.0, "θ = {}", q * q - s);
+
+    // "… θ₁₇ = q₁₇² − s₁₇ is now positive … α₁₇* = s₁₇²/θ₁₇ (about 23)."
+    let (panel, m) = fast_rvm_at(find("The same candidate one step later"));
+    let run = Panel::view(&panel).current();
+    assert_eq!(run.steps(), 2);
+    let (s, q) = run.sparsity_quality(m);
+    let theta = q * q - s;
+    assert!(theta > 0.0 && (s * s / theta - 23.0).abs() < 1.0, "α* = {}", s * s / theta);
+}
