@@ -503,6 +503,9 @@ function renderTables() {
     }
     box.append(table);
   }
+  // A table wider than the column scrolls sideways; the keyboard can reach it too.
+  if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+  else box.removeAttribute('tabindex');
 }
 
 function renderMessages() {
@@ -702,10 +705,18 @@ function renderWork(more) {
  */
 const SPEEDS = [1 / 30, 1 / 8, 1 / 2, 1, 4, 16, 64];
 
+/**
+ * Plays the animation at the speed of the slider. With the system's reduced-motion setting
+ * it shows the last frame at once instead (Step and Back still walk frame by frame).
+ */
 function play() {
   if (state.dead || state.playing) return;
   const [shown, total] = call(() => state.lab.progress()) ?? [0, 0];
   if (shown >= total) call(() => state.lab.rewind());
+  if (matchMedia('(prefers-reduced-motion: reduce)').matches) {
+    advance(total - (shown >= total ? 0 : shown));
+    return;
+  }
   state.playing = true;
   $('#play').textContent = t('player.pause');
   // Fractions of a step per frame add up until a whole step is due.

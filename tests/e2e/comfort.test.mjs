@@ -162,3 +162,50 @@ test('CSV: a bad row is reported by line and the data stay; good rows replace th
   assert.ok((await draws()) > n);
   await page.context().close();
 });
+
+test('reduced motion: Play shows the last frame at once; Step still walks', async () => {
+  const context = await env.browser.newContext({ reducedMotion: 'reduce', viewport: { width: 1100, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${env.url}?panel=fast-rvm`);
+  await page.waitForSelector('body[data-ready="1"]');
+  const readout = (key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
+  const total = await readout('steps-to-converge');
+  await page.click('#play');
+  assert.equal(await readout('step'), total, 'at the last step right after the click');
+  assert.equal(await page.textContent('#play'), 'Play', 'nothing left playing');
+  await page.click('#restart');
+  await page.click('#step');
+  assert.equal(await readout('step'), '1');
+  await context.close();
+});
+
+test('a lesson at 360 px: no horizontal scroll, also in large type; the screenshot is 360 px wide', async () => {
+  for (const query of ['?lesson=fast-rvm&step=3', '?lesson=fast-rvm&step=3&large=1&lang=zh', '?lesson=classification&step=2']) {
+    const page = await open(env, query, { viewport: { width: 360, height: 740 } });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, `${query}: ${overflow} px of horizontal scroll`);
+    const shot = await page.screenshot({ fullPage: true });
+    assert.equal(shot.readUInt32BE(16), 360, `${query}: screenshot width`);
+    await page.context().close();
+  }
+});
+
+test('Tab reaches the lesson, player, export and data controls, each with a visible focus ring', async () => {
+  const page = await open(env, '?lesson=fast-rvm&step=3');
+  const reached = new Set();
+  for (let i = 0; i < 60; i += 1) {
+    await page.keyboard.press('Tab');
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (el === document.body) return { id: 'body', ring: true }; // past the last control
+      const style = getComputedStyle(el);
+      return { id: el.id || el.name || el.localName, ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
+    });
+    assert.ok(focus.ring, `${focus.id} has no visible focus ring`);
+    reached.add(focus.id);
+  }
+  for (const id of ['lesson-select', 'lesson-prev', 'lesson-next', 'large-toggle', 'play', 'step', 'export-png', 'export-svg', 'export-results', 'csv-text']) {
+    assert.ok(reached.has(id), `${id} not reached by Tab (reached: ${[...reached].join(' ')})`);
+  }
+  await page.context().close();
+});

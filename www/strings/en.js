@@ -399,6 +399,7 @@ export default {
   'export.png': 'Save as PNG',
   'export.svg': 'Save as SVG',
   'export.results': 'Save results as CSV',
+  'tables.label': 'Tables (scroll sideways when wider than the column)',
   'csv.legend': 'Data as CSV',
   'csv.paste': 'Paste rows (x,t — or x1,x2,class) or drop a file on the chart',
   'csv.import': 'Use these data',

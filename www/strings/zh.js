@@ -397,6 +397,7 @@ export default {
   'export.png': '保存为 PNG',
   'export.svg': '保存为 SVG',
   'export.results': '将结果保存为 CSV',
+  'tables.label': '表格（比栏宽时可横向滚动）',
   'csv.legend': 'CSV 数据',
   'csv.paste': '粘贴数据行（x,t，或 x1,x2,class），或把文件拖到图上',
   'csv.import': '使用这些数据',
