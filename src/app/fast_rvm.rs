@@ -267,7 +267,7 @@ impl FastRvmView {
         Ok(area_of(&chart))
     }
 
-    /// The highlighted basis function φₘ at the candidate's height, thick and dotted in ink,
+    /// The highlighted basis function φₘ at the candidate's height, thick and dashed in ink,
     /// named at its peak, its data point ringed (none for the bias, m = 0).
     fn draw_highlight<DB: DrawingBackend>(
         &self,
