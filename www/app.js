@@ -576,9 +576,11 @@ function wireEvents() {
   $('#export-results').addEventListener('click', () =>
     exportText(() => state.lab.resultsCsv(), 'text/csv', `${state.panel}-results.csv`),
   );
+  // The rows in the CSV box replace the data; a bad row is reported and the data stay.
+  const importCsv = () => attempt('csv', () => state.lab.importCsv($('#csv-text').value));
   $('#csv').addEventListener('submit', (event) => {
     event.preventDefault();
-    attempt('csv', () => state.lab.importCsv($('#csv-text').value));
+    importCsv();
   });
   $('#csv-export').addEventListener('click', () => exportText(() => state.lab.exportCsv(), 'text/csv', `${state.panel}.csv`));
   // A CSV file dropped on the chart is read as if pasted.
@@ -590,7 +592,7 @@ function wireEvents() {
     if (!file || $('#csv').hidden) return;
     event.preventDefault();
     $('#csv-text').value = await file.text();
-    attempt('csv', () => state.lab.importCsv($('#csv-text').value));
+    importCsv();
   });
   $('#share-toggle').addEventListener('click', () => {
     const box = $('#share');
