@@ -18,7 +18,7 @@ use rvm_lab::basis::{Basis, Family};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
 use rvm_lab::evidence::Spectrum;
-use rvm_lab::plot::surface::Surface;
+use rvm_lab::grid::Surface;
 
 const LN_ALPHA: (f64, f64) = (-8.0, 8.0);
 /// As wide as [`LN_ALPHA`]: equal steps.

@@ -1,8 +1,9 @@
 //! Native benchmark of the relevance vector machine (`cargo bench --bench rvm`).
 //!
 //! The sinc problem of Tipping (2001, §5.1) and Tipping & Faul (2003, §5), as
-//! [`Sinc::benchmark`]: xₙ ~ U(−10, 10) (seed 0), tₙ = sin(xₙ)/xₙ + N(0, 0.1²), on the Gaussian kernel
-//! of width s = 3 centred on every input plus a bias ([`kernel_design`], M = N + 1):
+//! [`Sinc::benchmark`]: xₙ ~ U(−10, 10) (seed 0), tₙ = sin(xₙ)/xₙ + N(0, 0.1²), on the
+//! Gaussian kernel of width s = 3 centred on every input plus a bias
+//! ([`kernel_design`], M = N + 1):
 //! - `fast N=…`: [`FastRvm`] from initialisation to convergence (greedy selection, alignment
 //!   test, β re-estimated), the design and [`Problem`] (with its Φᵀt and ‖φₘ‖²) given;
 //! - `kernel design N=2000`: building the 2000 × 2001 design from the inputs;
@@ -10,7 +11,8 @@
 //! - `classifier N=…`: [`FastRvmClassifier`] to convergence on [`TwoClass`] data (seed 1)
 //!   with the Gaussian kernel of width [`TwoClass::KERNEL_WIDTH`] plus a bias.
 //!
-//! www/bench.html times the same cases in the browser (`RvmBenchmark` in src/web.rs).
+//! www/bench.html times the same cases in the browser (`RvmBenchmark` in src/web/mod.rs):
+//! both build their problems with `rvm_lab::problems`.
 //! Before timing, each problem is solved once and its relevance vectors, L and steps are
 //! printed, so the table of figures can be read beside them.
 
@@ -19,21 +21,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use nalgebra::DVector;
-use rvm_lab::basis::{kernel_design, kernel_design_2d};
-use rvm_lab::data::{Sinc, TwoClass};
+use rvm_lab::basis::kernel_design;
+use rvm_lab::data::Sinc;
+use rvm_lab::problems::{sinc_rvm, two_class_rvm};
 use rvm_lab::rvm::classification::FastRvmClassifier;
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem, Rule};
+use rvm_lab::solver::Solver;
 
 fn problem(n: usize) -> Arc<Problem> {
-    let data = Sinc::benchmark(n).generate().expect("data");
-    let phi = kernel_design(&data.x, Sinc::KERNEL_WIDTH, true).expect("design");
-    Arc::new(Problem::new(phi, DVector::from_vec(data.t)).expect("problem"))
+    sinc_rvm(n).expect("problem").1
 }
 
 fn fast(problem: &Arc<Problem>) -> rvm_lab::rvm::RvmFit {
     let mut rvm = FastRvm::new(Arc::clone(problem), FastSettings::default()).expect("initialisation");
-    rvm.run().expect("fast run")
+    rvm.run().expect("fast run");
+    rvm.fit()
 }
 
 fn rvm(c: &mut Criterion) {
@@ -52,13 +54,14 @@ fn rvm(c: &mut Criterion) {
     }
     group.finish();
 
-    let x = Sinc::benchmark(2000).generate().expect("data").x;
+    let x = sinc_rvm(2000).expect("problem").0;
     c.bench_function("kernel design N=2000", |b| b.iter(|| kernel_design(black_box(&x), Sinc::KERNEL_WIDTH, true)));
 
     let small = problem(100);
     let classic = |p: &Arc<Problem>| {
         let mut rvm = ClassicRvm::new(Arc::clone(p), ClassicSettings::with_rule(Rule::MacKay)).expect("start");
-        rvm.run().expect("classic run")
+        rvm.run().expect("classic run");
+        rvm.fit()
     };
     let fit = classic(&small);
     println!(
@@ -72,11 +75,11 @@ fn rvm(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("fast RVM classifier to convergence");
     for n in [100, 200, 400] {
-        let data = TwoClass { n, seed: 1 }.generate().expect("data");
-        let phi = kernel_design_2d(&data.x, TwoClass::KERNEL_WIDTH, true).expect("design");
-        let problem = Arc::new(Problem::new(phi, DVector::from_vec(data.t)).expect("problem"));
+        let problem = two_class_rvm(n).expect("problem");
         let classify = |p: &Arc<Problem>| {
-            FastRvmClassifier::new(Arc::clone(p), FastSettings::default()).expect("start").run().expect("run")
+            let mut rvm = FastRvmClassifier::new(Arc::clone(p), FastSettings::default()).expect("start");
+            rvm.run().expect("run");
+            rvm.fit()
         };
         let fit = classify(&problem);
         println!(

@@ -1,6 +1,8 @@
-//! The plotters backend the page draws through (wasm32 only; no mathematics): the chart's
-//! canvas, or an SVG document for "Save as SVG". Both are one type, [`PageBackend`], so
-//! the panels' drawing code is compiled once for the page, not once per target.
+//! The plotters backend the page draws through (no mathematics): the chart's canvas (in
+//! the browser), or an SVG document for "Save as SVG" (everywhere: the native tests draw
+//! through it too). Both are one type, [`PageBackend`], so the panels' drawing code is
+//! compiled once for the page, not once per target, and a panel of any type can be drawn
+//! through the object-safe [`crate::app::PanelModel`].
 //!
 //! On the canvas, runs of small filled rectangles are drawn as one image. A colour map is
 //! thousands of filled rectangles (a 200 × 200 class map has about four thousand runs of
@@ -17,22 +19,30 @@ use std::fmt;
 
 use plotters::prelude::SVGBackend;
 use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+#[cfg(target_arch = "wasm32")]
 use plotters_canvas::CanvasBackend;
+#[cfg(target_arch = "wasm32")]
 use wasm_bindgen::{Clamped, JsCast};
+#[cfg(target_arch = "wasm32")]
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 /// Rectangles larger than this many pixels are drawn directly (backgrounds, boxes).
+#[cfg(target_arch = "wasm32")]
 const LARGEST_BATCHED: i64 = 16_384;
 /// Fewer pending rectangles than this are drawn directly: the image costs more.
+#[cfg(target_arch = "wasm32")]
 const SMALLEST_BATCH: usize = 64;
 
 /// A pending rectangle: corners (x₀, y₀) inclusive, (x₁, y₁) exclusive, and its colour.
+#[cfg(target_arch = "wasm32")]
 type Pending = (i32, i32, i32, i32, (u8, u8, u8));
 
 /// Where a [`PageBackend`] draws.
 enum Target<'a> {
     /// A canvas on the page, with its 2-D context for the batched images.
-    Canvas { inner: CanvasBackend, context: CanvasRenderingContext2d },
+    /// Runs of small opaque rectangles wait in `pending` to be drawn as one image.
+    #[cfg(target_arch = "wasm32")]
+    Canvas { inner: CanvasBackend, context: CanvasRenderingContext2d, pending: Vec<Pending> },
     /// An SVG document written into a string.
     Svg(SVGBackend<'a>),
 }
@@ -40,7 +50,6 @@ enum Target<'a> {
 /// A canvas (filled rectangles batched into images) or an SVG document.
 pub struct PageBackend<'a> {
     target: Target<'a>,
-    pending: Vec<Pending>,
 }
 
 /// Why the canvas or the SVG writer failed, as text.
@@ -68,18 +77,20 @@ macro_rules! forward {
     ($self:ident, $backend:ident => $call:expr) => {{
         $self.flush()?;
         match &mut $self.target {
+            #[cfg(target_arch = "wasm32")]
             Target::Canvas { inner: $backend, .. } => $call.map_err(convert),
             Target::Svg($backend) => $call.map_err(convert),
         }
     }};
 }
 
+#[cfg(target_arch = "wasm32")]
 impl PageBackend<'static> {
     /// The backend on `canvas`; `None` if it has no 2-D context.
     pub fn canvas(canvas: HtmlCanvasElement) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(Self { target: Target::Canvas { inner, context }, pending: vec![] })
+        Some(Self { target: Target::Canvas { inner, context, pending: vec![] } })
     }
 }
 
@@ -87,26 +98,33 @@ impl<'a> PageBackend<'a> {
     /// An SVG document of `size` pixels, written into `text` (complete once the backend is
     /// dropped).
     pub fn svg(text: &'a mut String, size: (u32, u32)) -> Self {
-        Self { target: Target::Svg(SVGBackend::with_string(text, size)), pending: vec![] }
+        Self { target: Target::Svg(SVGBackend::with_string(text, size)) }
     }
 
     /// Draws the pending rectangles: as one image if there are many (falling back to one
     /// by one if the page refuses the image), else one by one.
     fn flush(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
-        let Target::Canvas { inner, context } = &mut self.target else { return Ok(()) };
-        let pending = std::mem::take(&mut self.pending);
-        if pending.len() >= SMALLEST_BATCH && draw_batch(context, &pending).is_ok() {
-            return Ok(());
+        match &mut self.target {
+            #[cfg(target_arch = "wasm32")]
+            Target::Canvas { inner, context, pending } => {
+                let pending = std::mem::take(pending);
+                if pending.len() >= SMALLEST_BATCH && draw_batch(context, &pending).is_ok() {
+                    return Ok(());
+                }
+                for (x0, y0, x1, y1, rgb) in pending {
+                    let colour = BackendColor { alpha: 1.0, rgb };
+                    inner.draw_rect((x0, y0), (x1, y1), &colour, true).map_err(convert)?;
+                }
+                Ok(())
+            }
+            // An SVG document keeps every rectangle: nothing waits.
+            Target::Svg(_) => Ok(()),
         }
-        for (x0, y0, x1, y1, rgb) in pending {
-            let colour = BackendColor { alpha: 1.0, rgb };
-            inner.draw_rect((x0, y0), (x1, y1), &colour, true).map_err(convert)?;
-        }
-        Ok(())
     }
 }
 
 /// Paints `pending` into a buffer over their bounding box and draws it as one image.
+#[cfg(target_arch = "wasm32")]
 fn draw_batch(context: &CanvasRenderingContext2d, pending: &[Pending]) -> Result<(), wasm_bindgen::JsValue> {
     let (bx, by) = pending.iter().fold((i32::MAX, i32::MAX), |(x, y), r| (x.min(r.0), y.min(r.1)));
     let (ex, ey) = pending.iter().fold((i32::MIN, i32::MIN), |(x, y), r| (x.max(r.2), y.max(r.3)));
@@ -132,6 +150,7 @@ fn draw_batch(context: &CanvasRenderingContext2d, pending: &[Pending]) -> Result
 
 /// Draws `image` (w × h) with its corner at (x, y), transparent pixels leaving the canvas
 /// as it is.
+#[cfg(target_arch = "wasm32")]
 fn draw_image(
     context: &CanvasRenderingContext2d,
     image: &ImageData,
@@ -152,6 +171,7 @@ impl DrawingBackend for PageBackend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match &self.target {
+            #[cfg(target_arch = "wasm32")]
             Target::Canvas { inner, .. } => inner.get_size(),
             Target::Svg(inner) => inner.get_size(),
         }
@@ -185,15 +205,18 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        let colour = style.color();
-        let (w, h) = (i64::from(bottom_right.0 - upper_left.0), i64::from(bottom_right.1 - upper_left.1));
+        #[cfg(target_arch = "wasm32")]
         let (cw, ch) = self.get_size();
-        let inside =
-            upper_left.0 >= 0 && upper_left.1 >= 0 && bottom_right.0 <= cw as i32 && bottom_right.1 <= ch as i32;
-        let small = fill && colour.alpha >= 1.0 && w > 0 && h > 0 && w * h <= LARGEST_BATCHED && inside;
-        if small && matches!(self.target, Target::Canvas { .. }) {
-            self.pending.push((upper_left.0, upper_left.1, bottom_right.0, bottom_right.1, colour.rgb));
-            return Ok(());
+        #[cfg(target_arch = "wasm32")]
+        if let Target::Canvas { pending, .. } = &mut self.target {
+            let colour = style.color();
+            let (w, h) = (i64::from(bottom_right.0 - upper_left.0), i64::from(bottom_right.1 - upper_left.1));
+            let inside =
+                upper_left.0 >= 0 && upper_left.1 >= 0 && bottom_right.0 <= cw as i32 && bottom_right.1 <= ch as i32;
+            if fill && colour.alpha >= 1.0 && w > 0 && h > 0 && w * h <= LARGEST_BATCHED && inside {
+                pending.push((upper_left.0, upper_left.1, bottom_right.0, bottom_right.1, colour.rgb));
+                return Ok(());
+            }
         }
         forward!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
     }

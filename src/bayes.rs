@@ -1,4 +1,5 @@
-//! Bayesian linear regression with a Gaussian prior (PRML §3.3, 001 eq 22–35).
+//! Bayesian linear regression with a Gaussian prior (PRML §3.3, lecture notes on linear
+//! models, eq 22–35).
 //!
 //! Prior p(w|α) = N(w | 0, α⁻¹I), likelihood p(t|w, β) = Πₙ N(tₙ | wᵀφ(xₙ), β⁻¹).
 //! The posterior is Gaussian, N(w | m_N, S_N), and is held as the Cholesky factor of its
@@ -68,8 +69,8 @@ impl Posterior {
     /// Conditions the prior on the targets `t` seen through the design matrix `phi`:
     ///
     /// ```text
-    /// S_N⁻¹ = αI + βΦᵀΦ            (PRML 3.54, 001 eq 31)
-    /// m_N   = βS_NΦᵀt              (PRML 3.53, 001 eq 32)
+    /// S_N⁻¹ = αI + βΦᵀΦ            (PRML 3.54, lecture notes on linear models, eq 31)
+    /// m_N   = βS_NΦᵀt              (PRML 3.53, lecture notes on linear models, eq 32)
     /// ```
     ///
     /// m_N comes from the Cholesky solve of A m_N = βΦᵀt.
@@ -138,7 +139,7 @@ impl Posterior {
     /// The predictive distribution at an input with features `phi_x` = φ(x):
     ///
     /// ```text
-    /// p(t | x, t, α, β) = N(t | m_Nᵀφ(x), σ²_N(x))           (PRML 3.58, 001 eq 25)
+    /// p(t | x, t, α, β) = N(t | m_Nᵀφ(x), σ²_N(x))           (PRML 3.58, lecture notes on linear models, eq 25)
     /// σ²_N(x) = 1/β + φ(x)ᵀ S_N φ(x) = 1/β + ‖L⁻¹φ(x)‖²     (PRML 3.59)
     /// ```
     ///

@@ -1,12 +1,14 @@
-//! The one error type of the numeric core.
+//! The one error type of the numeric core, and the checks that produce it.
 //!
 //! Every variant carries the offending value, so that a message can say what was wrong
 //! ("β must be > 0, but is -1"). [`Error::code`] and [`Error::args`] give the same
 //! content in a form the page translates into 中文 or English; `Display` is English.
+//!
+//! This is the ground floor of the crate: it imports nothing from it.
 
+use nalgebra::{DMatrix, DVector};
+use serde::Serialize;
 use thiserror::Error as ThisError;
-
-use crate::evidence::Degeneracy;
 
 /// Result type of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -101,6 +103,13 @@ pub enum Error {
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
+    /// A step asked of an iterative method whose run has already ended
+    /// ([`crate::solver::Solver::step`]).
+    #[error("the run is over after {iterations} steps: there is no next step")]
+    RunOver {
+        /// Steps the run took.
+        iterations: usize,
+    },
 }
 
 impl Error {
@@ -118,6 +127,7 @@ impl Error {
             Error::Degenerate { .. } => "degenerate",
             Error::BadRow { .. } => "bad-row",
             Error::Drawing(_) => "drawing",
+            Error::RunOver { .. } => "run-over",
         }
     }
 
@@ -152,7 +162,46 @@ impl Error {
                 vec![("line", line.to_string()), ("text", text.clone()), ("columns", columns.clone())]
             }
             Error::Drawing(message) => vec![("message", message.clone())],
+            Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],
         }
+    }
+}
+
+/// Why a re-estimation update of α or β has no finite positive value
+/// ([`Error::Degenerate`], and the termination of such a run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Degeneracy {
+    /// m_Nᵀm_N = 0 (Φᵀt = 0): α = γ/m_Nᵀm_N would be infinite.
+    ZeroMean,
+    /// N − γ ≤ 0: 1/β = ‖t − Φm_N‖²/(N − γ) would not be positive.
+    NoNoiseFreedom,
+    /// ‖t − Φm_N‖² = 0 (t lies in the span of Φ): β would be infinite.
+    ZeroResidual,
+    /// The new α or β, or a quantity at it, overflowed or underflowed.
+    Overflow,
+}
+
+impl Degeneracy {
+    /// A stable identifier, for the page's translated text.
+    pub fn code(self) -> &'static str {
+        match self {
+            Degeneracy::ZeroMean => "zero-mean",
+            Degeneracy::NoNoiseFreedom => "no-noise-freedom",
+            Degeneracy::ZeroResidual => "zero-residual",
+            Degeneracy::Overflow => "overflow",
+        }
+    }
+}
+
+impl std::fmt::Display for Degeneracy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Degeneracy::ZeroMean => "m_Nᵀm_N = 0 (Φᵀt = 0), so α = γ/m_Nᵀm_N would be infinite",
+            Degeneracy::NoNoiseFreedom => "N − γ ≤ 0, so β = (N − γ)/‖t − Φm_N‖² would not be positive",
+            Degeneracy::ZeroResidual => "‖t − Φm_N‖² = 0 (t lies in the span of Φ), so β would be infinite",
+            Degeneracy::Overflow => "α or β left the range of finite positive numbers",
+        })
     }
 }
 
@@ -248,6 +297,50 @@ pub fn ensure_all_finite(name: &str, values: &[f64]) -> Result<()> {
     }
 }
 
+/// Checks a regression problem: N ≥ 1 targets, one row of Φ per target, M ≥ 1 columns,
+/// everything finite.
+///
+/// # Errors
+/// [`Error::NoData`] for N = 0; [`Error::DimensionMismatch`] if Φ has not one row per
+/// target; [`Error::OutOfRange`] for M = 0; [`Error::NotFinite`] for NaN/∞ in Φ or t.
+pub fn check_design(phi: &DMatrix<f64>, t: &[f64]) -> Result<()> {
+    if t.is_empty() {
+        return Err(Error::NoData);
+    }
+    if phi.nrows() != t.len() {
+        return Err(Error::DimensionMismatch { what: "design matrix rows", expected: t.len(), got: phi.nrows() });
+    }
+    if phi.ncols() == 0 {
+        return Err(Error::OutOfRange { name: "M", value: "0".to_owned(), bound: Bound::Positive });
+    }
+    ensure_all_finite("Φ", phi.as_slice())?;
+    ensure_all_finite("t", t)
+}
+
+/// Checks that a weight vector `w` (named `what` in messages) has M finite entries.
+///
+/// # Errors
+/// [`Error::DimensionMismatch`] for a length other than `m`, [`Error::NotFinite`] for NaN/∞.
+pub fn check_weights(what: &'static str, w: &DVector<f64>, m: usize) -> Result<()> {
+    if w.len() != m {
+        return Err(Error::DimensionMismatch { what, expected: m, got: w.len() });
+    }
+    ensure_all_finite(what, w.as_slice())
+}
+
+/// `Ok` when `min ≤ value ≤ max`, else [`Error::OutOfRange`] naming the range.
+///
+/// # Errors
+/// [`Error::OutOfRange`] outside the range.
+pub fn check_whole(name: &'static str, value: usize, min: usize, max: usize) -> Result<()> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        let bound = Bound::WholeBetween { min: min as u64, max: max as u64 };
+        Err(Error::OutOfRange { name, value: value.to_string(), bound })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,5 +352,20 @@ mod tests {
         assert_eq!(e.code(), "out-of-range");
         let e = ensure_all_finite("x", &[0.0, f64::NAN]).unwrap_err();
         assert_eq!(e.to_string(), "x[1] must be a finite number, but is NaN");
+    }
+
+    #[test]
+    fn design_checks_name_the_problem() {
+        let phi = DMatrix::from_element(2, 1, 1.0);
+        assert_eq!(check_design(&phi, &[]).unwrap_err(), Error::NoData);
+        assert_eq!(check_design(&phi, &[1.0]).unwrap_err().code(), "dimension-mismatch");
+        assert_eq!(check_design(&DMatrix::zeros(2, 0), &[1.0, 2.0]).unwrap_err().code(), "out-of-range");
+        assert_eq!(
+            check_design(&phi, &[1.0, f64::NAN]).unwrap_err().to_string(),
+            "t[1] must be a finite number, but is NaN"
+        );
+        assert!(check_design(&phi, &[1.0, 2.0]).is_ok());
+        let w = DVector::from_vec(vec![1.0, 2.0]);
+        assert_eq!(check_weights("w", &w, 3).unwrap_err().code(), "dimension-mismatch");
     }
 }

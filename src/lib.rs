@@ -2,20 +2,26 @@
 //!
 //! The numeric core of an in-browser lab for Bayesian linear regression, the evidence
 //! approximation and the relevance vector machine (Bishop, *PRML* §3.1–3.5, §7.2;
-//! Tipping 2001; Tipping & Faul 2003).
+//! Tipping 2001; Tipping & Faul 2003). In layers, each using only those below
+//! (docs/ARCHITECTURE.md; `tests/layers.rs` checks it):
 //!
-//! - [`basis`], [`data`], [`linear`], [`bayes`], [`evidence`], [`linalg`]: the mathematics,
-//!   on nalgebra types, returning [`Result`] with the typed [`Error`]. [`linear`] holds
-//!   maximum likelihood, batch/stochastic/mini-batch gradient descent, ridge and lasso;
-//!   [`evidence`] the evidence surface over (ln α, ln β) and its maximisation by the
-//!   lecture's fixed-point schemes and by EM.
-//! - [`rvm`]: the relevance vector machine; [`rvm::sparsity`] the analysis of why it is
-//!   sparse (PRML §7.2.2).
+//! - the ground floor: [`error`] (the typed [`Error`] and the checks that produce it),
+//!   [`grid`] (evenly spaced points, surfaces and their contours), [`solver`] (the one
+//!   contract of every iterative method: `step`, `status`, one [`solver::Termination`]),
+//!   [`linalg`] (checked Cholesky);
+//! - data and bases: [`data`], [`basis`];
+//! - the mathematics, on nalgebra types, returning [`Result`]: [`linear`] (maximum
+//!   likelihood, batch/stochastic/mini-batch gradient descent, ridge and lasso), [`bayes`],
+//!   [`evidence`] (the evidence surface over (ln α, ln β) and its maximisation by the
+//!   lecture's fixed-point schemes and by EM), [`rvm`] (the relevance vector machine;
+//!   [`rvm::sparsity`] the analysis of why it is sparse, PRML §7.2.2);
+//! - [`problems`]: the fixed problems the benchmarks time;
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
-//!   scene values.
-//! - [`app`]: the panels as platform-free state machines (settings → fit → scene).
-//! - `web` (wasm32 only): the one module that names `wasm_bindgen`, with `backend`, the
-//!   plotters backend it draws through (the canvas, or SVG for export); no mathematics.
+//!   scene values; [`backend`]: the page's backend (the canvas, or SVG);
+//! - [`app`]: the panels as platform-free state machines (settings → panel → report and
+//!   chart), one contract and one list;
+//! - `web` (wasm32 only): the one module that names `wasm_bindgen`; it forwards, and holds no
+//!   mathematics.
 //!
 //! The `rvm-lab` command-line binary (src/main.rs, native only) evaluates or maximises the
 //! evidence, or fits the relevance vector machine, for a design matrix and targets read
@@ -27,13 +33,15 @@ pub mod bayes;
 pub mod data;
 pub mod error;
 pub mod evidence;
+pub mod grid;
 pub mod linalg;
 pub mod linear;
 pub mod plot;
+pub mod problems;
 pub mod rvm;
+pub mod solver;
 
-#[cfg(target_arch = "wasm32")]
-mod backend;
+pub mod backend;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 

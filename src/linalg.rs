@@ -1,4 +1,5 @@
-//! Dense linear algebra the models share: a checked Cholesky factorisation.
+//! Dense linear algebra the models share: a checked Cholesky factorisation, and the
+//! iteration cap of the SVD and eigendecompositions.
 //!
 //! The models never form an explicit inverse. A symmetric positive-definite matrix
 //! `A = LLᵀ` is factorised once; solves, quadratic forms `xᵀA⁻¹x = ‖L⁻¹x‖²`, the log
@@ -7,6 +8,11 @@
 use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 
 use crate::error::{Error, Result};
+
+/// Sweeps of the implicit-shift QR iteration the SVD may spend per singular value before
+/// it gives up with [`Error::NotConverged`]. LAPACK's `dbdsqr` allows 6, so the cap only
+/// ever stops a pathological loop instead of freezing the page.
+pub const SVD_SWEEPS_PER_VALUE: usize = 100;
 
 /// Cholesky factor `L` of a symmetric positive-definite matrix `A = LLᵀ`.
 #[derive(Debug, Clone)]

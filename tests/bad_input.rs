@@ -6,7 +6,8 @@
 //! finite. Absurd sizes are refused with a message naming the limit.
 
 use plotters::prelude::*;
-use rvm_lab::app::{AnyPanel, PanelModel};
+use rvm_lab::app::{PanelModel, names, open_panel};
+use rvm_lab::backend::PageBackend;
 use rvm_lab::plot::Labels;
 
 const NASTY: &[&[(&str, &str)]] = &[
@@ -27,10 +28,10 @@ fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
     query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
 }
 
-fn svg_of(panel: &AnyPanel) -> String {
+fn svg_of(panel: &dyn PanelModel) -> String {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, 600)).into_drawing_area();
+        let root = PageBackend::svg(&mut svg, (900, 600)).into_drawing_area();
         panel.draw(&root, 1.0, &Labels::default()).expect("drawing succeeds");
     }
     svg
@@ -38,22 +39,22 @@ fn svg_of(panel: &AnyPanel) -> String {
 
 #[test]
 fn ill_conditioned_designs_give_an_error_or_finite_numbers() {
-    for name in AnyPanel::NAMES {
+    for name in names() {
         for query in NASTY {
-            let mut panel = AnyPanel::new(name).unwrap();
+            let mut panel = open_panel(name).unwrap();
             let notices = panel.apply_query(&pairs(query));
             while panel.work(1_000_000) {}
-            for readout in panel.readouts() {
+            for readout in panel.report().readouts {
                 assert!(readout.value.is_finite(), "{name} {query:?}: {} = {}", readout.key, readout.value);
             }
-            for table in panel.tables() {
+            for table in panel.report().tables {
                 for cell in table.rows.iter().flatten() {
                     if let rvm_lab::app::Cell::Number(v) = cell {
                         assert!(v.is_finite(), "{name} {query:?}: table {}", table.key);
                     }
                 }
             }
-            let svg = svg_of(&panel);
+            let svg = svg_of(panel.as_ref());
             assert!(!svg.contains("NaN") && !svg.contains("inf"), "{name} {query:?} drew a non-finite coordinate");
             // Whatever was refused is said, in a message naming the value.
             for notice in notices {
@@ -65,10 +66,10 @@ fn ill_conditioned_designs_give_an_error_or_finite_numbers() {
 
 #[test]
 fn absurd_sizes_are_refused_naming_the_limit() {
-    for name in AnyPanel::NAMES {
-        let mut panel = AnyPanel::new(name).unwrap();
+    for name in names() {
+        let mut panel = open_panel(name).unwrap();
         let before = panel.query();
-        let keys: Vec<_> = panel.params().iter().map(|p| p.key).collect();
+        let keys: Vec<_> = panel.describe().params.iter().map(|p| p.key).collect();
         for (key, absurd) in [("M", "1000000"), ("N", "10000000")] {
             if !keys.contains(&key) {
                 continue;

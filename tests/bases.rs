@@ -1,5 +1,5 @@
 #![cfg(not(target_arch = "wasm32"))]
-//! The seven basis families of `rvm_lab::basis` (SPEC F1) against numbers worked out by
+//! The seven basis families of `rvm_lab::basis` against numbers worked out by
 //! hand, and against properties that hold in closed form.
 //!
 //! Where the reference numbers come from:
@@ -157,7 +157,8 @@ fn kernel_has_one_column_per_training_input() {
     assert_eq!(b.len(), 3);
     let phi = b.design_matrix(&x).unwrap();
     assert_eq!((phi.nrows(), phi.ncols()), (3, 3));
-    // Φ is the Gram matrix: 1 on the diagonal, e^(−(0.4/0.2)²/2) = e⁻² next to it, e⁻⁸ in the corners.
+    // Φ is the Gram matrix: 1 on the diagonal, e^(−(0.4/0.2)²/2) = e⁻² next to it, e⁻⁸ in
+    // the corners.
     let e8 = (-8.0_f64).exp();
     let want = DMatrix::from_row_slice(3, 3, &[1.0, e2, e8, e2, 1.0, e2, e8, e2, 1.0]);
     assert!((phi - want).abs().max() < 1e-15);

@@ -19,7 +19,8 @@ use common::svg::{Element, elements, hex};
 use nalgebra::{DMatrix, DVector};
 use plotters::prelude::*;
 use proptest::prelude::*;
-use rvm_lab::app::PredictivePanel;
+use rvm_lab::app::Live;
+use rvm_lab::app::panels::predictive::PredictivePanel;
 use rvm_lab::basis::Family;
 use rvm_lab::data::Sinusoid;
 use rvm_lab::plot::PlotArea;
@@ -98,7 +99,7 @@ fn assert_labels(els: &[Element]) {
 
 /// The default panel's predictive mean and standard deviation, recomputed densely from
 /// its settings: bias + M − 1 Gaussian bumps evenly spaced on [0, 1], S_N by LU inverse.
-fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
+fn dense_default_model(panel: &Live<PredictivePanel>) -> impl Fn(f64) -> (f64, f64) {
     let s = panel.settings();
     assert_eq!(s.basis.spec.family, Family::Gaussian, "the default panel uses Gaussian bumps");
     assert!(s.data.extra.is_empty());
@@ -123,8 +124,8 @@ fn dense_default_model(panel: &PredictivePanel) -> impl Fn(f64) -> (f64, f64) {
 
 #[test]
 fn default_panel_draws_every_series() {
-    let panel = PredictivePanel::try_default().unwrap();
-    let scene = panel.scene();
+    let panel = Live::<PredictivePanel>::try_default().unwrap();
+    let scene = panel.panel().scene();
     let (svg, area) = render(scene, (640, 400), 1.0);
     let els = elements(&svg);
     let (y0, y1) = scene.y_range;
@@ -428,7 +429,7 @@ fn check_area(scene: &PredictiveScene, size: (u32, u32)) {
 
 #[test]
 fn plot_area_corners_map_to_the_data_range() {
-    check_area(PredictivePanel::try_default().unwrap().scene(), (640, 400));
+    check_area(Live::<PredictivePanel>::try_default().unwrap().panel().scene(), (640, 400));
     check_area(&hand_scene(true, 2, hand_points()), (800, 500));
     check_area(&hand_scene(false, 0, vec![]), (333, 222));
 }

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::Arc;
 
-use common::softmax;
+use common::{finished, softmax};
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
@@ -30,6 +30,7 @@ use rvm_lab::rvm::{
     Action, ActivePosterior, ClassicRvm, ClassicSettings, FastRvm, FastSettings, Problem as RvmProblem, Rule, RvmFit,
     Selection,
 };
+use rvm_lab::solver::Solver;
 use serde_json::Value;
 
 /// A fresh folder for one test's files, removed when dropped.
@@ -270,7 +271,7 @@ fn rvm_prints_the_fit_of_each_method_as_the_library_finds_it() {
     let sinc = sinc_fixture();
     let base = ["rvm", "--design", &sinc.design, "--targets", &sinc.targets, "--column", "t"];
     let with = |extra: &[&'static str]| -> Vec<&str> { base.iter().copied().chain(extra.iter().copied()).collect() };
-    let fast = |settings: FastSettings| FastRvm::new(Arc::clone(&sinc.problem), settings).unwrap().run().unwrap();
+    let fast = |settings: FastSettings| finished(FastRvm::new(Arc::clone(&sinc.problem), settings).unwrap()).fit();
     let cases: Vec<(Vec<&str>, &str, RvmFit)> = vec![
         (with(&[]), "fast", fast(FastSettings::default())),
         (
@@ -286,21 +287,20 @@ fn rvm_prints_the_fit_of_each_method_as_the_library_finds_it() {
         (
             with(&["--method", "classic"]),
             "classic",
-            ClassicRvm::new(Arc::clone(&sinc.problem), ClassicSettings::with_rule(Rule::MacKay))
-                .unwrap()
-                .run()
-                .unwrap(),
+            finished(ClassicRvm::new(Arc::clone(&sinc.problem), ClassicSettings::with_rule(Rule::MacKay)).unwrap())
+                .fit(),
         ),
         (
             with(&["--method", "em"]),
             "em",
-            ClassicRvm::new(
-                Arc::clone(&sinc.problem),
-                ClassicSettings { max_sweeps: 10_000, ..ClassicSettings::with_rule(Rule::Em) },
+            finished(
+                ClassicRvm::new(
+                    Arc::clone(&sinc.problem),
+                    ClassicSettings { max_sweeps: 10_000, ..ClassicSettings::with_rule(Rule::Em) },
+                )
+                .unwrap(),
             )
-            .unwrap()
-            .run()
-            .unwrap(),
+            .fit(),
         ),
     ];
     for (args, method, fit) in cases {
@@ -546,10 +546,11 @@ fn rvm_fits_the_classifiers_as_the_library_does() {
     // Two classes: bernoulli, fast by default (with its events if asked for), classic by name.
     let binary = labelled("logistic_binary");
     let t = DVector::from_column_slice(&binary.t);
-    let classic = ClassicRvmClassifier::new(binary.phi.clone(), t.clone(), settings).unwrap().run().unwrap();
+    let classic = finished(ClassicRvmClassifier::new(binary.phi.clone(), t.clone(), settings).unwrap()).fit();
     let problem = Arc::new(RvmProblem::new(binary.phi.clone(), t).unwrap());
     let mut fast = FastRvmClassifier::new(problem, FastSettings::default()).unwrap();
-    let fast_fit = fast.run().unwrap();
+    fast.run().unwrap();
+    let fast_fit = fast.fit();
     for (extra, method, want) in [
         (&["--events"][..], "fast", &fast_fit),
         (&["--method", "fast", "--selection", "greedy"][..], "fast", &fast_fit),
@@ -588,7 +589,8 @@ fn rvm_fits_the_classifiers_as_the_library_does() {
     // Three classes: softmax, K from the largest label.
     let multi = labelled("logistic_multi");
     let mut rvm = ClassicMulticlassRvm::new(multi.phi.clone(), &multi.t, 3, settings).unwrap();
-    let want = rvm.run().unwrap();
+    rvm.run().unwrap();
+    let want = rvm.fit();
     let json = run_json(&[
         "rvm",
         "--design",

@@ -9,17 +9,19 @@ mod common;
 use common::svg::{Element, elements};
 use nalgebra::DVector;
 use plotters::prelude::*;
-use rvm_lab::app::fast_rvm::FastRvmPanel;
-use rvm_lab::app::{Panel, PanelModel};
+use rvm_lab::app::Live;
+use rvm_lab::app::PanelModel;
+use rvm_lab::app::panels::fast_rvm::FastRvmPanel;
 use rvm_lab::basis::kernel_column;
 use rvm_lab::data::Sinusoid;
 use rvm_lab::plot::{Labels, PlotArea, palette};
+use rvm_lab::solver::Solver;
 
-fn render(panel: &FastRvmPanel, size: (u32, u32)) -> (String, PlotArea) {
+fn render(panel: &Live<FastRvmPanel>, size: (u32, u32)) -> (String, PlotArea) {
     let mut svg = String::new();
     let area = {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        PanelModel::draw(panel, &root, 1.0, &Labels::default()).unwrap()
+        panel.draw(&root, 1.0, &Labels::default()).unwrap()
     };
     assert!(!svg.contains("NaN"));
     (svg, area)
@@ -35,12 +37,12 @@ fn pixel(area: &PlotArea, (x, y): (f64, f64)) -> (f64, f64) {
 fn relevance_vectors_mean_and_step_label_are_where_the_run_says() {
     for size in [(1100, 600), (360, 720)] {
         for step in [0, 3, 12] {
-            let mut panel = FastRvmPanel::try_default().unwrap();
+            let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
             panel.set("step", &step.to_string()).unwrap();
             let (svg, area) = render(&panel, size);
             let els = elements(&svg);
-            let run = Panel::view(&panel).current();
-            assert_eq!(run.steps(), step);
+            let run = panel.panel().current();
+            assert_eq!(run.iterations(), step);
             let data = Sinusoid { n: 50, noise: 0.2, seed: 1 }.generate().unwrap();
 
             // One ink ring per active kernel, on its data point (the bias has none).
@@ -86,7 +88,7 @@ fn relevance_vectors_mean_and_step_label_are_where_the_run_says() {
             }
 
             // The step's action is named in its colour.
-            let event = &Panel::view(&panel).events()[step];
+            let event = &panel.panel().events()[step];
             let label = format!("{} φ{}", event.action.name(), event.basis.unwrap());
             let text =
                 els.iter().find(|e| e.tag == "text" && e.text == label).unwrap_or_else(|| panic!("no label {label}"));
@@ -98,14 +100,14 @@ fn relevance_vectors_mean_and_step_label_are_where_the_run_says() {
 
 #[test]
 fn a_highlighted_basis_is_ringed_named_and_its_lambda_shown_without_a_rerun() {
-    let mut panel = FastRvmPanel::try_default().unwrap();
+    let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
     panel.set("step", "12").unwrap();
     // The background comparison's progress survives: the run is not computed again.
     panel.work(40);
-    let progress = panel.work_progress();
+    let progress = panel.report().work;
     assert!(progress.is_some_and(|(done, _)| done > 0));
     panel.set("highlight", "17").unwrap();
-    assert_eq!(panel.work_progress(), progress);
+    assert_eq!(panel.report().work, progress);
     let (svg, area) = render(&panel, (1100, 600));
     let els = elements(&svg);
     // φ17 is the kernel centred on data point 16 (column 0 is the bias).

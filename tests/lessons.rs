@@ -3,8 +3,10 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use rvm_lab::app::fast_rvm::FastRvmPanel;
-use rvm_lab::app::{Panel, PanelModel};
+use rvm_lab::app::lesson::LessonAction;
+use rvm_lab::app::panels::fast_rvm::FastRvmPanel;
+use rvm_lab::app::{Live, PanelModel};
+use rvm_lab::solver::Solver;
 use serde_json::Value;
 
 /// The steps of www/lessons/`id`.json.
@@ -14,8 +16,8 @@ fn steps(id: &str) -> Vec<Value> {
     lesson["steps"].as_array().unwrap().clone()
 }
 
-/// The fast-RVM panel in the state of `step`, its action's steps run and highlight set.
-fn fast_rvm_at(step: &Value) -> (FastRvmPanel, usize) {
+/// The fast-RVM panel in the state of `step`, its action applied as the page applies it.
+fn fast_rvm_at(step: &Value) -> (Live<FastRvmPanel>, usize) {
     let pairs: Vec<(String, String)> = step["state"]
         .as_str()
         .unwrap()
@@ -24,12 +26,11 @@ fn fast_rvm_at(step: &Value) -> (FastRvmPanel, usize) {
         .filter(|(key, _)| *key != "panel")
         .map(|(key, value)| (key.to_owned(), value.to_owned()))
         .collect();
-    let mut panel = FastRvmPanel::try_default().unwrap();
+    let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
     assert!(panel.apply_query(&pairs).is_empty());
     let m = step["action"]["highlight"].as_u64().unwrap() as usize;
-    panel.set("highlight", &m.to_string()).unwrap();
     let n = step["action"]["steps"].as_u64().unwrap_or(0) as usize;
-    panel.step(n);
+    LessonAction { points: vec![], highlight: Some(m), steps: n }.apply(&mut panel).unwrap();
     (panel, m)
 }
 
@@ -40,16 +41,16 @@ fn the_fast_rvm_lessons_candidate_is_out_then_worth_adding() {
 
     // "Here q₁₇² < s₁₇ (θ₁₇ < 0) … φ₁₇ stays out."
     let (panel, m) = fast_rvm_at(find("One candidate up close: φ₁₇ stays out"));
-    let run = Panel::view(&panel).current();
-    assert_eq!((run.steps(), m), (1, 17));
+    let run = panel.panel().current();
+    assert_eq!((run.iterations(), m), (1, 17));
     assert!(!run.active().contains(&m));
     let (s, q) = run.sparsity_quality(m);
     assert!(q * q - s < 0.0, "θ = {}", q * q - s);
 
     // "… θ₁₇ = q₁₇² − s₁₇ is now positive … α₁₇* = s₁₇²/θ₁₇ (about 23)."
     let (panel, m) = fast_rvm_at(find("The same candidate one step later"));
-    let run = Panel::view(&panel).current();
-    assert_eq!(run.steps(), 2);
+    let run = panel.panel().current();
+    assert_eq!(run.iterations(), 2);
     let (s, q) = run.sparsity_quality(m);
     let theta = q * q - s;
     assert!(theta > 0.0 && (s * s / theta - 23.0).abs() < 1.0, "α* = {}", s * s / theta);

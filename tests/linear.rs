@@ -3,25 +3,28 @@
 //! independent computations.
 //!
 //! Where each reference comes from (never from the code under test):
-//! - w_ML: the normal equations ΦᵀΦw = Φᵀt (001 eq 4) solved by nalgebra's `Cholesky` on
-//!   well-conditioned designs (the crate uses an SVD and never forms ΦᵀΦ); on rank-deficient
-//!   designs, a dense pseudo-inverse Φ⁺ = VΣ⁺Uᵀ assembled here from nalgebra's SVD factors
-//!   with the documented cut-off max(N, M)·ε·σ_max, plus the defining properties of the
-//!   minimum-norm solution: Φᵀ(t − Φw) = 0 and w ⟂ null(Φ), the null space taken from a
-//!   full SVD (Φ padded with zero rows) or written down by hand for duplicated columns.
-//! - β_ML and E_RMS: their definitions (001 eq 8, PRML 1.3) as explicit loops; a line
-//!   through two points and a three-point fit worked by hand.
+//! - w_ML: the normal equations ΦᵀΦw = Φᵀt (lecture notes on linear models, eq 4) solved by
+//!   nalgebra's `Cholesky` on well-conditioned designs (the crate uses an SVD and never
+//!   forms ΦᵀΦ); on rank-deficient designs, a dense pseudo-inverse Φ⁺ = VΣ⁺Uᵀ assembled
+//!   here from nalgebra's SVD factors with the documented cut-off max(N, M)·ε·σ_max, plus
+//!   the defining properties of the minimum-norm solution: Φᵀ(t − Φw) = 0 and w ⟂ null(Φ),
+//!   the null space taken from a full SVD (Φ padded with zero rows) or written down by hand
+//!   for duplicated columns.
+//! - β_ML and E_RMS: their definitions (lecture notes on linear models, eq 8, PRML 1.3) as
+//!   explicit loops; a line through two points and a three-point fit worked by hand.
 //! - gradient descent: the least-squares / ridge solutions above; the lecture's update rule
 //!   w := w − αΣ_{n∈I}φₙ(φₙᵀw − tₙ) replayed here from the reported sample indices; the
-//!   epoch / batch size / iteration table of 001 (N = 100); divergence worked by hand on
-//!   Φ = [1; 1], t = 0, w₀ = 1, where every update multiplies w by 1 − 2α (batch) or
-//!   1 − α (each SGD step), so the loss after k updates is 9ᵏ for α = 2 (batch) or 4 (SGD).
+//!   epoch / batch size / iteration table of the lecture notes on linear models (N = 100);
+//!   divergence worked by hand on Φ = [1; 1], t = 0, w₀ = 1, where every update multiplies
+//!   w by 1 − 2α (batch) or 1 − α (each SGD step), so the loss after k updates is 9ᵏ for α
+//!   = 2 (batch) or 4 (SGD).
 //! - ridge: (ΦᵀΦ + λI)w = Φᵀt solved by nalgebra's LU; for tiny λ on a singular design, the
 //!   augmented least-squares problem [Φ; √λ I]w ≈ [t; 0] by the pseudo-inverse above.
 //! - lasso: the KKT (subgradient) conditions of ½‖t − Φw‖² + λ‖w‖₁; the closed form
 //!   w = soft(Φᵀt, λ) when ΦᵀΦ = I (Φ from nalgebra's QR); w = 0 exactly for λ ≥ ‖Φᵀt‖_∞.
-//! - soft thresholding: the lecture's three cases (001 eq 21) and the optimality condition
-//!   of ½(x − z)² + λ|x|; the Lipschitz constant: σ_max² of a diagonal and of a rank-one Φ.
+//! - soft thresholding: the lecture's three cases (lecture notes on linear models, eq 21)
+//!   and the optimality condition of ½(x − z)² + λ|x|; the Lipschitz constant: σ_max² of a
+//!   diagonal and of a rank-one Φ.
 //! - errors: the typed variants promised by the docs, for inputs built to trigger them.
 
 use nalgebra::{Cholesky, DMatrix, DVector, SVD};
@@ -32,12 +35,13 @@ use rand_pcg::Pcg64;
 use rvm_lab::Error;
 use rvm_lab::data::Sinusoid;
 use rvm_lab::linear::gradient::{
-    GradientDescent, GradientDescentSettings, GradientEvent, Schedule, Termination, iterations_per_epoch,
+    GradientDescent, GradientDescentSettings, GradientEvent, Schedule, iterations_per_epoch,
 };
 use rvm_lab::linear::least_squares::{self, rms_error};
 use rvm_lab::linear::regularised::{
     LassoFit, LassoSettings, lasso, lasso_lambda_max, lasso_path, lipschitz, ridge, ridge_path, soft_threshold,
 };
+use rvm_lab::solver::{Solver, Status, Termination};
 
 // ---------------------------------------------------------------------------------------
 // Helpers: designs and dense references, built here by hand.
@@ -67,7 +71,7 @@ fn random_matrix(n: usize, m: usize, seed: u64) -> DMatrix<f64> {
     DMatrix::from_fn(n, m, |_, _| StandardNormal.sample(&mut rng))
 }
 
-/// w solving ΦᵀΦw = Φᵀt by Cholesky (001 eq 4), for full-column-rank Φ.
+/// w solving ΦᵀΦw = Φᵀt by Cholesky (lecture notes on linear models, eq 4), for full-column-rank Φ.
 fn normal_equations(phi: &DMatrix<f64>, t: &[f64]) -> DVector<f64> {
     let t = DVector::from_column_slice(t);
     Cholesky::new(phi.transpose() * phi).expect("ΦᵀΦ positive definite").solve(&(phi.transpose() * t))
@@ -117,29 +121,31 @@ fn assert_vec_close(got: &DVector<f64>, want: &DVector<f64>, rel: f64, what: &st
 }
 
 fn settings(schedule: Schedule, learning_rate: f64, epochs: usize) -> GradientDescentSettings {
-    GradientDescentSettings { schedule, learning_rate, epochs, seed: 42, ridge: 0.0 }
+    GradientDescentSettings { schedule, learning_rate, epochs, seed: 42, ridge: 0.0, tolerance: 0.0 }
 }
 
 /// A finished run from w = 0.
 fn run(phi: &DMatrix<f64>, t: &[f64], settings: GradientDescentSettings) -> GradientDescent {
     let mut gd = GradientDescent::new(phi.clone(), t.to_vec(), DVector::zeros(phi.ncols()), settings).unwrap();
-    assert_eq!(gd.run(), Termination::Finished { iterations: gd.iteration() });
+    let end = gd.run();
+    assert_eq!(end, Ok(Termination::Finished { iterations: gd.iteration() }));
     gd
 }
 
 /// All `Update` events of a run, stepping until it stops.
 fn updates(gd: &mut GradientDescent) -> Vec<(usize, usize, Vec<usize>)> {
     let mut out = Vec::new();
-    loop {
-        match gd.step() {
+    while gd.status().is_running() {
+        match gd.step().unwrap() {
             GradientEvent::Update { iteration, epoch, samples, .. } => out.push((iteration, epoch, samples)),
             GradientEvent::Stopped { .. } => return out,
         }
     }
+    out
 }
 
 // ---------------------------------------------------------------------------------------
-// Maximum likelihood (001 eq 4–8).
+// Maximum likelihood (lecture notes on linear models, eq 4–8).
 // ---------------------------------------------------------------------------------------
 
 #[test]
@@ -246,7 +252,7 @@ fn degree_twenty_polynomial_is_finite_and_fits_no_worse_than_lower_degrees() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Gradient descent (001 eq 9–10, BGD/SGD/MBGD).
+// Gradient descent (lecture notes on linear models, eq 9–10, BGD/SGD/MBGD).
 // ---------------------------------------------------------------------------------------
 
 /// Φ = [1, x] on 20 evenly spaced x in [−1, 1] and t = 0.5 + 2x exactly: every per-point
@@ -289,7 +295,8 @@ fn every_schedule_reaches_least_squares_on_the_sinusoid() {
 
 #[test]
 fn epochs_and_iterations_follow_the_lecture_table() {
-    // 001 表 1: N = 100; batch size 100 → 1, 50 → 2, 10 → 10, 1 → 100 iterations per epoch.
+    // The lecture notes on linear models' epoch / batch size / iteration table: N = 100;
+    // batch size 100 → 1, 50 → 2, 10 → 10, 1 → 100 iterations per epoch.
     let x: Vec<f64> = (0..100).map(|i| i as f64 / 100.0).collect();
     let t: Vec<f64> = x.iter().map(|x| x * x).collect();
     let phi = polynomial_phi(&x, 2);
@@ -310,7 +317,7 @@ fn epochs_and_iterations_follow_the_lecture_table() {
         assert_eq!(events.len(), 3 * per_epoch, "{schedule:?}");
         assert_eq!((gd.iteration(), gd.epoch()), (3 * per_epoch, 3), "{schedule:?}");
         assert_eq!((gd.losses().len(), gd.path().len()), (3 * per_epoch + 1, 3 * per_epoch + 1));
-        assert_eq!(gd.termination(), Some(Termination::Finished { iterations: 3 * per_epoch }));
+        assert_eq!(gd.status(), Status::Terminated(Termination::Finished { iterations: 3 * per_epoch }));
         // Iterations count from 1; each epoch has `per_epoch` of them and uses 100 points.
         for (k, (iteration, epoch, _)) in events.iter().enumerate() {
             assert_eq!((*iteration, *epoch), (k + 1, k / per_epoch + 1), "{schedule:?}");
@@ -376,7 +383,7 @@ fn updates_follow_the_lecture_formula() {
         let initial = DVector::from_vec(vec![0.5, -1.0, 2.0]);
         let mut gd = GradientDescent::new(phi.clone(), t.clone(), initial.clone(), s).unwrap();
         let mut w = initial;
-        while let GradientEvent::Update { samples, loss, step_norm, .. } = gd.step() {
+        while let Ok(GradientEvent::Update { samples, loss, step_norm, .. }) = gd.step() {
             let mut gradient = &w * (lambda * samples.len() as f64 / 7.0);
             for &n in &samples {
                 let phi_n = phi.row(n).transpose();
@@ -407,22 +414,22 @@ fn divergence_is_reported_at_the_right_iteration_without_nan() {
             settings(schedule, rate, 100),
         )
         .unwrap();
-        assert_eq!(gd.run(), Termination::Diverged { iteration: 13 }, "{schedule:?}");
+        assert_eq!(gd.run(), Ok(Termination::Diverged { iteration: 13 }), "{schedule:?}");
         assert_eq!((gd.iteration(), gd.path().len(), gd.losses().len()), (12, 13, 13), "{schedule:?}");
         assert_eq!(gd.weights()[0], 3.0_f64.powi(12), "{schedule:?}");
         assert_eq!(*gd.losses().last().unwrap(), 9.0_f64.powi(12), "{schedule:?}");
         assert!(gd.losses().iter().all(|l| l.is_finite()));
         assert!(gd.path().iter().all(|w| w.iter().all(|v| v.is_finite())));
-        // Stepping again changes nothing and repeats the termination.
-        let stopped = GradientEvent::Stopped { termination: Termination::Diverged { iteration: 13 } };
-        assert_eq!(gd.step(), stopped);
+        // Stepping again changes nothing and the run stays ended where it diverged.
+        assert_eq!(gd.step(), Err(Error::RunOver { iterations: 12 }));
+        assert_eq!(gd.status(), Status::Terminated(Termination::Diverged { iteration: 13 }));
         assert_eq!(gd.path().len(), 13);
     }
     // An overflow on the very first update: E(w₁) = ∞ is refused, w stays w₀.
     let mut gd =
         GradientDescent::new(phi, vec![0.0, 0.0], DVector::from_element(1, 1.0), settings(Schedule::Batch, 1e300, 5))
             .unwrap();
-    assert_eq!(gd.run(), Termination::Diverged { iteration: 1 });
+    assert_eq!(gd.run(), Ok(Termination::Diverged { iteration: 1 }));
     assert_eq!(gd.path(), [DVector::from_element(1, 1.0)]);
     assert_eq!(gd.losses(), [1.0]);
 }
@@ -479,20 +486,21 @@ fn events_serialise_as_plain_values() {
     let phi = DMatrix::from_element(2, 1, 1.0);
     let mut gd =
         GradientDescent::new(phi, vec![1.0, 3.0], DVector::zeros(1), settings(Schedule::Batch, 0.25, 1)).unwrap();
-    let update = serde_json::to_value(gd.step()).unwrap();
+    let update = serde_json::to_value(gd.step().unwrap()).unwrap();
     let want = serde_json::json!({
         "type": "update", "iteration": 1, "epoch": 1, "samples": [0, 1], "loss": 2.0, "step_norm": 1.0
     });
     assert_eq!(update, want);
-    let stopped = serde_json::to_value(gd.step()).unwrap();
+    assert_eq!(gd.status(), Status::Terminated(Termination::Finished { iterations: 1 }));
+    let stopped = serde_json::to_value(GradientEvent::Stopped { termination: Termination::Finished { iterations: 1 } });
     let want = serde_json::json!({ "type": "stopped", "termination": { "type": "finished", "iterations": 1 } });
-    assert_eq!(stopped, want);
+    assert_eq!(stopped.unwrap(), want);
     let schedule = serde_json::to_value(Schedule::MiniBatch { batch: 5 }).unwrap();
     assert_eq!(schedule, serde_json::json!({ "type": "mini-batch", "batch": 5 }));
 }
 
 // ---------------------------------------------------------------------------------------
-// Ridge and lasso (001 eq 11–21).
+// Ridge and lasso (lecture notes on linear models, eq 11–21).
 // ---------------------------------------------------------------------------------------
 
 #[test]
@@ -631,7 +639,8 @@ fn lasso_path_with_warm_starts_satisfies_kkt_everywhere() {
 
 #[test]
 fn soft_threshold_follows_the_three_cases_of_the_lecture() {
-    // 001 eq 21 with λ = 2: z + λ for z < −λ, 0 for |z| ≤ λ, z − λ for z > λ.
+    // The lecture notes on linear models, eq 21, with λ = 2: z + λ for z < −λ, 0 for |z| ≤ λ, z
+    // − λ for z > λ.
     let cases = [
         (-5.0, -3.0),
         (-2.5, -0.5),
@@ -698,7 +707,7 @@ fn awkward_designs_give_finite_answers_everywhere() {
             settings(Schedule::Stochastic, 0.1, 50),
         )
         .unwrap();
-        gd.run();
+        gd.run().unwrap();
         assert!(gd.path().iter().all(finite) && gd.losses().iter().all(|l| l.is_finite()), "{what}, GD");
     }
 }
@@ -731,7 +740,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     /// Least squares on any small design: the residual is orthogonal to every column
-    /// (normal equations, 001 eq 4) and β is positive or +∞, never NaN.
+    /// (normal equations, lecture notes on linear models, eq 4) and β is positive or +∞, never NaN.
     #[test]
     fn residual_is_orthogonal_to_the_columns(n in 1usize..8, m in 1usize..7, seed in 0u64..1000) {
         let phi = random_matrix(n, m, seed);
@@ -744,8 +753,9 @@ proptest! {
         prop_assert_eq!(fit.rank(), n.min(m));
     }
 
-    /// soft(z, λ) minimises ½(x − z)² + λ|x|: the optimality condition of 001 eq 21's
-    /// proof (x − z + λ sign x = 0 if x ≠ 0; |z| ≤ λ if x = 0), and no grid point does better.
+    /// soft(z, λ) minimises ½(x − z)² + λ|x|: the optimality condition behind eq 21 of the
+    /// lecture notes on linear models (x − z + λ sign x = 0 if x ≠ 0; |z| ≤ λ if x = 0),
+    /// and no grid point does better.
     #[test]
     fn soft_threshold_minimises_its_objective(z in -10.0f64..10.0, lambda in 0.0f64..5.0) {
         let x = soft_threshold(z, lambda);

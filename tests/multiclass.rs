@@ -3,9 +3,10 @@
 //! (PRML 4.110 plus the prior) against finite differences of that gradient, the Laplace
 //! ln p(T|α) (7.114 over the active weights) against two-dimensional quadrature, finite
 //! weights on separable data, the classic re-estimation (7.116 weight by weight) on
-//! `data::Mixture`'s three-class bands, and the modes of the binary and the softmax models at fixed α
-//! against scikit-learn's `LogisticRegression` (fixture written by
-//! scripts/fixtures/logistic_mode.py; its docstring says how α maps onto sklearn's penalty).
+//! `data::Mixture`'s three-class bands, and the modes of the binary and the softmax models
+//! at fixed α against scikit-learn's `LogisticRegression` (fixture written by
+//! scripts/fixtures/logistic_mode.py; its docstring says how α maps onto sklearn's
+//! penalty).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -23,6 +24,7 @@ use rvm_lab::basis::{kernel_cross_2d, kernel_design_2d};
 use rvm_lab::data::{Mixture, MixtureLayout};
 use rvm_lab::rvm::classification::{self, ClassifierSettings};
 use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, Mode, irls, predict_probabilities};
+use rvm_lab::solver::Solver;
 use serde_json::Value;
 
 fn normal(rng: &mut Pcg64) -> f64 {
@@ -277,7 +279,8 @@ fn separable_data_gives_finite_weights() {
     let points: Vec<[f64; 2]> = x.iter().map(|&x| [x, 0.0]).collect();
     let design = kernel_design_2d(&points, 0.5, true).unwrap();
     let mut rvm = ClassicMulticlassRvm::new(design, &as_numbers(&labels), 3, ClassifierSettings::default()).unwrap();
-    let fit = rvm.run().unwrap();
+    rvm.run().unwrap();
+    let fit = rvm.fit();
     eprintln!(
         "separable classic: {} sweeps, {} relevant, L = {}",
         fit.iterations,
@@ -305,7 +308,8 @@ fn classic_multiclass_on_three_class_data() {
     let phi = kernel_design_2d(&data.x, 0.5, true).unwrap();
     let mut rvm = ClassicMulticlassRvm::new(phi, &data.t, 3, ClassifierSettings::default()).unwrap();
     assert_eq!(rvm.active_weights().len(), 453);
-    let fit = rvm.run().unwrap();
+    rvm.run().unwrap();
+    let fit = rvm.fit();
     let ls: Vec<f64> = rvm.history().iter().map(|s| s.log_marginal_likelihood).collect();
     let largest_fall = ls.windows(2).map(|p| p[0] - p[1]).fold(0.0_f64, f64::max);
     eprintln!(

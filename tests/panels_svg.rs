@@ -1,6 +1,6 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! The four panels of F1–F4 (basis, least-squares, gradient-descent, regularisation) drawn
-//! through `PanelModel::draw` to an SVG string with plotters' SVG backend, at a wide
+//! through `PanelModel::draw` to an SVG string with the page's SVG backend, at a wide
 //! (1100 × 600) and a narrow (360 × 900) size, then read back element by element: every
 //! series is there, in its colour, in the right chart, at the right pixels.
 //!
@@ -38,11 +38,12 @@ mod common;
 use common::svg::{Element, elements, hex};
 use nalgebra::{DMatrix, DVector, RowDVector};
 use plotters::prelude::*;
-use rvm_lab::app::basis::BasisPanel;
-use rvm_lab::app::gradient::GradientPanel;
-use rvm_lab::app::least_squares::LeastSquaresPanel;
-use rvm_lab::app::regularisation::RegularisationPanel;
-use rvm_lab::app::{AnyPanel, PanelModel};
+use rvm_lab::app::panels::basis::BasisPanel;
+use rvm_lab::app::panels::gradient_descent::GradientPanel;
+use rvm_lab::app::panels::least_squares::LeastSquaresPanel;
+use rvm_lab::app::panels::regularisation::RegularisationPanel;
+use rvm_lab::app::{Live, PanelModel, open_panel};
+use rvm_lab::backend::PageBackend;
 use rvm_lab::basis::Family;
 use rvm_lab::data::{Dataset, Sinusoid};
 use rvm_lab::plot::{Labels, PlotArea, palette};
@@ -61,11 +62,11 @@ const GD_NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
 // ---------------------------------------------------------------------------------------
 
 /// Draws `panel` at `size` (scale 1, English labels); the SVG and the interactive area.
-fn render<P: PanelModel>(panel: &P, size: (u32, u32)) -> (String, PlotArea) {
+fn render(panel: &dyn PanelModel, size: (u32, u32)) -> (String, PlotArea) {
     let mut svg = String::new();
     let area = {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        PanelModel::draw(panel, &root, 1.0, &Labels::default()).expect("drawing to an SVG string succeeds")
+        let root = PageBackend::svg(&mut svg, size).into_drawing_area();
+        panel.draw(&root, 1.0, &Labels::default()).expect("drawing to an SVG string succeeds")
     };
     for bad in ["NaN", "inf"] {
         if let Some(at) = svg.find(bad) {
@@ -492,7 +493,7 @@ fn error_bounds(
 }
 
 // ---------------------------------------------------------------------------------------
-// Basis functions (F1).
+// Basis functions.
 // ---------------------------------------------------------------------------------------
 
 /// The basis curves: solid polylines in the cycle's colours on the plot, in drawing order.
@@ -546,7 +547,7 @@ fn rug<'a>(els: &'a [Element<'a>], rect: &Rect) -> Vec<&'a Element<'a>> {
 
 #[test]
 fn basis_default_draws_each_gaussian_and_a_handle_on_each_centre() {
-    let panel = BasisPanel::try_default().unwrap();
+    let panel = Live::<BasisPanel>::try_default().unwrap();
     let spec = &panel.settings().basis.spec;
     assert_eq!((spec.family, spec.bias), (Family::Gaussian, false), "the default is Gaussians without the bias");
     let (m, s) = (spec.m, spec.width);
@@ -572,7 +573,7 @@ fn basis_default_draws_each_gaussian_and_a_handle_on_each_centre() {
 
 #[test]
 fn basis_polynomials_are_drawn_without_handles() {
-    let mut panel = BasisPanel::try_default().unwrap();
+    let mut panel = Live::<BasisPanel>::try_default().unwrap();
     panel.set("basis", "polynomial").unwrap();
     let spec = &panel.settings().basis.spec;
     assert_eq!((spec.family, spec.bias), (Family::Polynomial, false));
@@ -592,7 +593,7 @@ fn basis_polynomials_are_drawn_without_handles() {
 
 #[test]
 fn basis_kernel_family_draws_a_rug_and_a_bump_on_every_input() {
-    let mut panel = BasisPanel::try_default().unwrap();
+    let mut panel = Live::<BasisPanel>::try_default().unwrap();
     panel.set("basis", "kernel").unwrap();
     let settings = panel.settings();
     let (spec, d) = (&settings.basis.spec, &settings.data);
@@ -637,12 +638,12 @@ fn basis_kernel_family_draws_a_rug_and_a_bump_on_every_input() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Least squares (F2).
+// Least squares.
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn least_squares_draws_data_truth_fit_and_the_error_curves() {
-    let panel = LeastSquaresPanel::try_default().unwrap();
+    let panel = Live::<LeastSquaresPanel>::try_default().unwrap();
     let settings = panel.settings();
     let (spec, d) = (&settings.basis.spec, &settings.data);
     assert_eq!((spec.family, spec.m, spec.bias), (Family::Polynomial, 4, true), "a cubic by default");
@@ -746,12 +747,12 @@ fn least_squares_draws_data_truth_fit_and_the_error_curves() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Gradient descent (F3).
+// Gradient descent.
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn gradient_descent_draws_three_losses_the_weight_plane_and_the_fits() {
-    let panel = GradientPanel::try_default().unwrap();
+    let panel = Live::<GradientPanel>::try_default().unwrap();
     let s = panel.settings();
     let spec = &s.basis.spec;
     assert_eq!((spec.family, spec.m, spec.bias), (Family::Polynomial, 2, true), "a straight line by default");
@@ -904,7 +905,7 @@ fn gradient_descent_draws_three_losses_the_weight_plane_and_the_fits() {
 
 #[test]
 fn gradient_descent_with_three_weights_draws_no_weight_plane() {
-    let mut panel = GradientPanel::try_default().unwrap();
+    let mut panel = Live::<GradientPanel>::try_default().unwrap();
     panel.set("M", "3").unwrap();
     let s = panel.settings();
     let iterations = [s.epochs, s.epochs * s.data.n, s.epochs * s.data.n.div_ceil(s.batch)];
@@ -933,12 +934,12 @@ fn gradient_descent_with_three_weights_draws_no_weight_plane() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Regularisation (F4).
+// Regularisation.
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn regularisation_draws_the_fits_and_both_coefficient_paths() {
-    let mut panel = RegularisationPanel::try_default().unwrap();
+    let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
     while panel.work(1_000_000) {}
     let s = panel.settings();
     let spec = &s.basis.spec;
@@ -1026,17 +1027,17 @@ fn regularisation_draws_the_fits_and_both_coefficient_paths() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Every panel, through AnyPanel.
+// Every panel, opened by name.
 // ---------------------------------------------------------------------------------------
 
 #[test]
 fn every_panel_returns_its_interactive_area_and_draws_no_nan() {
     // Charts per panel, as each panel's module documentation lists them.
     for (name, count) in [("basis", 1), ("least-squares", 2), ("gradient-descent", 5), ("regularisation", 3)] {
-        let mut panel = AnyPanel::new(name).unwrap();
+        let mut panel = open_panel(name).unwrap();
         while panel.work(1_000_000) {}
         for size in SIZES {
-            let (svg, area) = render(&panel, size);
+            let (svg, area) = render(panel.as_ref(), size);
             let els = elements(&svg);
             let rects = charts(&els);
             assert_eq!(rects.len(), count, "{name} {size:?}: {rects:?}");

@@ -1,8 +1,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 //! The charts of the sparsity analysis (PRML §7.2.2) rendered to SVG with plotters' SVG
-//! backend and read back element by element: `plot::lambda::LambdaChart` (Fig 7.11) on its
-//! own, and the sparsity (Fig 7.10) and lambda-curve panels through `PanelModel::draw` at a
-//! wide (1100 × 550) and a narrow (360 × 700) size.
+//! backend and read back element by element: `plot::lambda::LambdaChart` (Fig 7.11, its
+//! numbers from `app::scene::LambdaCurve`) on its own, and the sparsity (Fig 7.10) and
+//! lambda-curve panels through `PanelModel::draw` at a wide (1100 × 550) and a narrow (360
+//! × 700) size.
 //!
 //! Where the expected numbers come from (never from the code under test):
 //! - λ(α) = ½[ln α − ln(α + s) + q²/(α + s)] written out here (PRML 7.97); its maximiser
@@ -21,7 +22,9 @@ mod common;
 use common::svg::{Element, elements};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use rvm_lab::app::{AnyPanel, PanelModel};
+use rvm_lab::app::scene::LambdaCurve;
+use rvm_lab::app::{PanelModel, open_panel};
+use rvm_lab::backend::PageBackend;
 use rvm_lab::plot::lambda::LambdaChart;
 use rvm_lab::plot::{Labels, PlotArea, palette, split_pair};
 use rvm_lab::rvm::sparsity::SparsityQuality;
@@ -44,8 +47,14 @@ fn chart_svg(chart: &LambdaChart, size: (u32, u32)) -> (String, PlotArea) {
     render(size, |root| chart.draw(root, 1.0, &Labels::default()).expect("drawing succeeds"))
 }
 
-fn panel_svg(panel: &AnyPanel, size: (u32, u32)) -> (String, PlotArea) {
-    render(size, |root| panel.draw(root, 1.0, &Labels::default()).expect("drawing succeeds"))
+fn panel_svg(panel: &dyn PanelModel, size: (u32, u32)) -> (String, PlotArea) {
+    let mut svg = String::new();
+    let area = {
+        let root = PageBackend::svg(&mut svg, size).into_drawing_area();
+        panel.draw(&root, 1.0, &Labels::default()).expect("drawing succeeds")
+    };
+    assert!(!svg.contains("NaN") && !svg.contains("inf"), "a non-finite coordinate in the SVG");
+    (svg, area)
 }
 
 /// λ(α) of PRML 7.97, written out.
@@ -115,7 +124,9 @@ fn has_text(els: &[Element], text: &str) -> bool {
 #[test]
 fn fig_7_11_left_marks_its_maximum_at_one_third_and_the_current_alpha() {
     let (s, q2) = (1.0, 4.0);
-    let chart = LambdaChart { current: Some(2.0), ..LambdaChart::new(SparsityQuality::from_q_squared(s, q2).unwrap()) };
+    let lambda_curve =
+        LambdaCurve { current: Some(2.0), ..LambdaCurve::new(SparsityQuality::from_q_squared(s, q2).unwrap()) };
+    let chart = lambda_curve.chart().unwrap();
     let (svg, area) = chart_svg(&chart, (600, 400));
     let els = elements(&svg);
     assert_eq!(area.x_range, (-5.0, 5.0), "ln s ± 5");
@@ -155,7 +166,7 @@ fn fig_7_11_left_marks_its_maximum_at_one_third_and_the_current_alpha() {
 #[test]
 fn fig_7_11_right_rises_to_zero_and_points_its_maximum_to_infinity() {
     let (s, q2) = (2.0, 1.0);
-    let chart = LambdaChart::new(SparsityQuality::from_q_squared(s, q2).unwrap());
+    let chart = LambdaCurve::new(SparsityQuality::from_q_squared(s, q2).unwrap()).chart().unwrap();
     let (svg, area) = chart_svg(&chart, (600, 400));
     let els = elements(&svg);
     assert_eq!(area.x_range, (-5.0, 6.0), "ln 2 ± 5 to whole numbers");
@@ -177,12 +188,13 @@ fn fig_7_11_right_rises_to_zero_and_points_its_maximum_to_infinity() {
 #[test]
 fn a_shifted_chart_draws_the_whole_log_evidence_and_a_pruned_current_alpha_at_the_edge() {
     let (s, q2, offset) = (1.0, 4.0, -3.0);
-    let chart = LambdaChart {
+    let shifted = LambdaCurve {
         current: Some(f64::INFINITY),
         offset,
         y_name: ("log-p-alpha", "ln p(t|α)"),
-        ..LambdaChart::new(SparsityQuality::from_q_squared(s, q2).unwrap())
+        ..LambdaCurve::new(SparsityQuality::from_q_squared(s, q2).unwrap())
     };
+    let chart = shifted.chart().unwrap();
     let (svg, area) = chart_svg(&chart, (500, 350));
     let els = elements(&svg);
     assert!(has_text(&els, "ln p(t|α)"));
@@ -199,11 +211,15 @@ fn a_shifted_chart_draws_the_whole_log_evidence_and_a_pruned_current_alpha_at_th
 
 #[test]
 fn a_hand_built_invalid_chart_is_refused_not_drawn() {
+    let bad = LambdaCurve::new(SparsityQuality { s: 0.0, q: 1.0 });
+    assert_eq!(bad.chart().unwrap_err().code(), "out-of-range");
+    let bad = LambdaCurve { offset: f64::NAN, ..LambdaCurve::new(SparsityQuality { s: 1.0, q: 1.0 }) };
+    assert_eq!(bad.chart().unwrap_err().code(), "not-finite");
+    // A chart built by hand with a non-finite number is refused by the drawing itself.
     let mut svg = String::new();
     let root = SVGBackend::with_string(&mut svg, (300, 200)).into_drawing_area();
-    let bad = LambdaChart::new(SparsityQuality { s: 0.0, q: 1.0 });
-    assert_eq!(bad.draw(&root, 1.0, &Labels::default()).unwrap_err().code(), "out-of-range");
-    let bad = LambdaChart { offset: f64::NAN, ..LambdaChart::new(SparsityQuality { s: 1.0, q: 1.0 }) };
+    let good = LambdaCurve::new(SparsityQuality { s: 1.0, q: 1.0 }).chart().unwrap();
+    let bad = LambdaChart { level: f64::NAN, ..good };
     assert_eq!(bad.draw(&root, 1.0, &Labels::default()).unwrap_err().code(), "not-finite");
 }
 
@@ -232,7 +248,7 @@ fn mahalanobis_sq(inverse: &[[f64; 2]; 2], v: [f64; 2]) -> f64 {
 
 #[test]
 fn the_sparsity_panel_draws_fig_7_10_and_the_evidence_against_ln_alpha() {
-    let mut panel = AnyPanel::new("sparsity").unwrap();
+    let mut panel = open_panel("sparsity").unwrap();
     let (t, phi, beta, alpha) = ([1.0, 1.2], [1.0, 0.5], 4.0, 5.0);
     let text = |v: f64| v.to_string();
     for (key, value) in
@@ -245,7 +261,7 @@ fn the_sparsity_panel_draws_fig_7_10_and_the_evidence_against_ln_alpha() {
     let best = s * s / (q * q - s);
     let inverse = covariance_inverse(phi, beta, alpha);
     for size in [WIDE, NARROW] {
-        let (svg, area) = panel_svg(&panel, size);
+        let (svg, area) = panel_svg(panel.as_ref(), size);
         let els = elements(&svg);
         let (dx, dy) = pixel_size(&area);
         assert!((dx / dy - 1.0).abs() < 0.02, "{size:?}: one scale on both axes ({dx}, {dy})");
@@ -288,11 +304,13 @@ fn the_sparsity_panel_draws_fig_7_10_and_the_evidence_against_ln_alpha() {
         // The other chart: ln p(t|α) against ln α, beside (wide) or below (narrow) the plane,
         // where the same chart drawn alone on the same half lands.
         let sq = SparsityQuality::new(s, q).unwrap();
-        let alone = LambdaChart {
+        let alone = LambdaCurve {
             current: Some(alpha),
             offset: log_evidence(t, phi, beta, f64::INFINITY),
-            ..LambdaChart::new(sq)
-        };
+            ..LambdaCurve::new(sq)
+        }
+        .chart()
+        .unwrap();
         let (_, right) =
             render(size, |root| alone.draw(&split_pair(root, 1.0, 0.5).1, 1.0, &Labels::default()).unwrap());
         if size == WIDE {
@@ -317,7 +335,7 @@ fn the_sparsity_panel_draws_fig_7_10_and_the_evidence_against_ln_alpha() {
 
     // Pruned (α = ∞): the ellipse is the noise circle itself.
     panel.set("pruned", "1").unwrap();
-    let (svg, area) = panel_svg(&panel, WIDE);
+    let (svg, area) = panel_svg(panel.as_ref(), WIDE);
     let els = elements(&svg);
     let dx = pixel_size(&area).0;
     for p in on(&els, &area, "polyline", "stroke", palette::MEAN).iter().flat_map(|e| e.points()) {
@@ -332,11 +350,11 @@ fn the_sparsity_panel_draws_fig_7_10_and_the_evidence_against_ln_alpha() {
 
 #[test]
 fn the_lambda_panel_draws_the_curve_beside_the_s_q2_plane() {
-    let mut panel = AnyPanel::new("lambda-curve").unwrap();
+    let mut panel = open_panel("lambda-curve").unwrap();
     for (case, (s, q2)) in [("fig-7-11-left", (1.0, 4.0)), ("fig-7-11-right", (2.0, 1.0))] {
         panel.set("case", case).unwrap();
         for size in [WIDE, NARROW] {
-            let (svg, area) = panel_svg(&panel, size);
+            let (svg, area) = panel_svg(panel.as_ref(), size);
             let els = elements(&svg);
             assert_eq!((area.x_range, area.y_range), ((0.0, 5.0), (0.0, 5.0)), "the plane is the interactive chart");
             // The basis vector at (s, q²), rings at both textbook cases.

@@ -84,7 +84,11 @@ fn reports_arrive_as_plain_objects_of_the_documented_shape() {
     let mut lab = Lab::new("least-squares").unwrap();
     // Ten points (distinct x) under fourteen polynomial basis functions: Φ has rank 10.
     lab.set("M", "14").unwrap();
-    let params = array(&lab.params());
+    let description = lab.describe();
+    assert_eq!(text(&description, "name"), "least-squares");
+    assert_eq!(property(&description, "animated").as_bool(), Some(false));
+    assert_eq!(array(&property(&description, "pointAxes")).len(), 2, "least squares takes points");
+    let params = array(&property(&description, "params"));
     let m = params.iter().find(|p| text(p, "key") == "M").expect("M is a parameter");
     let control = property(m, "control");
     assert_eq!(text(&control, "type"), "integer");
@@ -95,20 +99,22 @@ fn reports_arrive_as_plain_objects_of_the_documented_shape() {
     let options = array(&property(&property(basis, "control"), "options"));
     assert!(options.iter().any(|o| o.as_string().as_deref() == Some("polynomial")));
 
-    let readouts = array(&lab.readouts());
+    let report = lab.report();
+    let readouts = array(&property(&report, "readouts"));
     let rank = readouts.iter().find(|r| text(r, "key") == "rank").expect("a rank readout");
     assert_eq!(property(rank, "value").as_f64(), Some(10.0));
-    let messages = array(&lab.messages());
+    let messages = array(&property(&report, "messages"));
     let deficient = messages.iter().find(|m| text(m, "code") == "rank-deficient").expect("the rank message");
     let args = property(deficient, "args");
     assert_eq!((text(&args, "rank"), text(&args, "m")), ("10".to_owned(), "14".to_owned()));
     assert_eq!(property(deficient, "warning").as_bool(), Some(false));
 
-    let tables = array(&lab.tables());
+    let tables = array(&property(&report, "tables"));
     let rows = array(&property(&tables[0], "rows"));
     assert_eq!(rows.len(), 14);
     assert_eq!(property(&array(&rows[3])[0], "number").as_f64(), Some(3.0));
-    let legend = array(&lab.legend());
+    let legend = array(&property(&report, "legend"));
+    assert!(property(&report, "position").is_undefined(), "least squares does not animate");
     assert!(legend.iter().any(|e| text(e, "key") == "fit" && text(e, "mark") == "line"));
 
     let query = array(&lab.query());
@@ -127,4 +133,17 @@ fn malformed_pairs_are_type_errors_and_change_nothing() {
         assert!(lab.set_labels(bad).unwrap_err().is_instance_of::<js_sys::TypeError>());
     }
     assert_eq!(lab.value("M"), m);
+}
+
+#[wasm_bindgen_test]
+fn a_lesson_action_adds_highlights_and_steps_in_that_order() {
+    let mut lab = Lab::new("fast-rvm").unwrap();
+    let points = js_sys::Array::of1(&js_sys::Array::of2(&0.5.into(), &2.0.into()));
+    lab.apply_action(points.into(), Some(3), 4).unwrap();
+    assert_eq!(lab.value("points").as_deref(), Some("0.5:2"));
+    assert_eq!(lab.value("highlight").as_deref(), Some("3"));
+    let position = array(&property(&lab.report(), "position"));
+    assert_eq!(position[0].as_f64(), Some(4.0), "the steps run after the point restarted the run");
+    let bad = js_sys::Array::of1(&"0.5:2".into());
+    assert!(lab.apply_action(bad.into(), None, 0).unwrap_err().is_instance_of::<js_sys::TypeError>());
 }

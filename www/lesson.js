@@ -1,10 +1,11 @@
 // Lessons as data: a lesson is a JSON file under lessons/ — a title and a list of steps,
 // each with a title and a short text in English and 中文, the equation it applies (MathML),
 // the panel state it sets (a URL query, as in the address bar) and optionally an action:
-// `{"points": [[x, t], …], "highlight": m, "steps": n}`, any of the three, applied in that
-// order — add these data points, highlight basis function φₘ, run the panel's animation
-// n steps further. An instructor writes one without touching code; a malformed file is
-// refused with the step and field named.
+// `{"points": [[x, t], …], "highlight": m, "steps": n}`, any of the three — add these data
+// points, highlight basis function φₘ, run the panel's animation n steps further — which
+// the panel applies in that order (`Lab.applyAction`, the core's `app::lesson`). An
+// instructor writes one without touching code; a malformed file is refused with the step
+// and field named.
 
 /** Languages every text of a lesson must have. */
 const LESSON_LANGUAGES = ['en', 'zh'];

@@ -1,8 +1,8 @@
 //! The data of the classification panels: a seeded mixture layout in the plane plus the
 //! points the user placed, each with its class.
 
-use super::groups::{ParamGroup, PointSink};
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
+use super::settings::{ParamGroup, PointSink};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
 use crate::error::{Bound, Error, Result, ensure_finite};
 
@@ -60,11 +60,6 @@ impl LabelledData {
             data.t.push(class as f64);
         }
         Ok(data)
-    }
-
-    /// The hidden key of the placed points, when there are any.
-    pub fn hidden_keys(&self) -> Vec<&'static str> {
-        if self.extra.is_empty() { vec![] } else { vec![POINTS_KEY] }
     }
 
     /// Parses `x₁:x₂:class,…` (empty text: no points).
@@ -165,6 +160,15 @@ impl ParamGroup for LabelledData {
             }
             _ => return None,
         })
+    }
+    /// The key of the placed points, when there are any.
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        if self.extra.is_empty() { vec![] } else { vec![POINTS_KEY] }
+    }
+
+    /// The class of the next placed point is not data.
+    fn changes_data(&self, key: &str) -> bool {
+        key != "class"
     }
 }
 

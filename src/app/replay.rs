@@ -1,85 +1,178 @@
-//! What the step-by-step panels of the fast RVM share (regression, F8–F9, and
-//! classification, F12): a whole run kept as its events plus a copy every few steps, so
-//! any step can be shown, stepped to or stepped back from; L against step; λ(α) of the
-//! basis function the step acted on; the event log; the colours of the three actions.
+//! The one replay every animated panel uses: a cursor over the frames of a run — which
+//! frame is shown, which was asked for — that Play, Step, Back and Restart move
+//! ([`Player`]), over frames kept in one of three ways ([`Frames`]):
+//!
+//! - [`Checkpointed`]: a solver run to its end, a copy kept every [`CHECKPOINT`] steps, so
+//!   the whole state at any step is one copy and at most [`CHECKPOINT`] − 1 steps away
+//!   (the fast RVM, the fast classifier);
+//! - [`Recorded`]: a solver extended in the background a few steps per frame, a record of
+//!   each step kept (the multiclass sweeps, too costly to replay);
+//! - finished solvers that keep their own paths, shown side by side at the same iteration
+//!   (the evidence's four schemes, the three gradient descents): `Vec<S>`.
+//!
+//! Panels whose frames are not a solver's (points observed one by one) implement
+//! [`Frames`] themselves.
 
-use plotters::style::RGBColor;
-
+use super::background::Background;
 use super::clock::now_ms;
-use super::{Cell, Table};
-use crate::error::Result;
-use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::lambda::LambdaChart;
-use crate::plot::palette;
-use crate::rvm::sparsity::SparsityQuality;
-use crate::rvm::{Action, Event, Stepper};
+use crate::error::{Error, Result};
+use crate::solver::Solver;
 
-/// A copy of the run is kept every this many steps, so any step is at most this many
-/// steps from a copy (stepping back replays from the copy before).
+/// A copy of a [`Checkpointed`] run is kept every this many steps.
 pub const CHECKPOINT: usize = 16;
-/// Rows of the event log.
-const LOG_ROWS: usize = 10;
 
-/// Colours of the three actions on a basis function (Okabe–Ito, apart from the data's
-/// blue, the mean's vermilion and the truth's green): add, re-estimate, delete.
-pub const ADD: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
-/// Re-estimation.
-pub const REESTIMATE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
-/// Deletion.
-pub const DELETE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+/// What the page's player moves: Play, Step, Back, Restart, and the frame setting.
+pub trait Player {
+    /// Shows up to `steps` frames further; `false` once nothing is left to show (the last
+    /// frame of a run that will not grow).
+    fn step(&mut self, steps: usize) -> bool;
+    /// Shows the frame before; `false` if at frame 0.
+    fn step_back(&mut self) -> bool;
+    /// Shows frame 0.
+    fn rewind(&mut self);
+    /// Shows `frame`, or the last there is while it waits for more.
+    fn show(&mut self, frame: usize);
+    /// The frame shown and the last frame there is.
+    fn position(&self) -> (usize, usize);
+    /// The setting that records the frame shown (so that the URL follows it), if any.
+    fn key(&self) -> Option<&'static str>;
+}
 
-/// The colour of an action on a basis function.
-pub fn action_colour(action: Action) -> Option<RGBColor> {
-    match action {
-        Action::Add => Some(ADD),
-        Action::Reestimate => Some(REESTIMATE),
-        Action::Delete => Some(DELETE),
-        Action::Noise | Action::Converged => None,
+/// Frames a [`Replay`] moves over.
+pub trait Frames {
+    /// The last frame there is now (frame 0 always exists).
+    fn last(&self) -> usize;
+    /// Whether more frames may still come (a run extended in the background).
+    fn growing(&self) -> bool {
+        false
+    }
+    /// Called when frame `frame` becomes the one shown.
+    fn show(&mut self, _frame: usize) {}
+}
+
+/// A cursor over [`Frames`]: the frame shown, and the frame asked for (the URL's), shown
+/// once the frames reach it.
+#[derive(Debug, Clone)]
+pub struct Replay<F> {
+    frames: F,
+    shown: usize,
+    wanted: usize,
+    key: Option<&'static str>,
+}
+
+impl<F: Frames> Replay<F> {
+    /// A replay of `frames` showing `frame` (or the last there is), its frame recorded in
+    /// the setting `key`, if any.
+    pub fn new(frames: F, key: Option<&'static str>, frame: usize) -> Self {
+        let mut replay = Self { frames, shown: 0, wanted: 0, key };
+        replay.go(frame);
+        replay
+    }
+
+    /// The frames.
+    pub fn frames(&self) -> &F {
+        &self.frames
+    }
+
+    /// The frames, mutably (to extend them); [`Replay::catch_up`] after.
+    pub fn frames_mut(&mut self) -> &mut F {
+        &mut self.frames
+    }
+
+    /// The frame shown.
+    pub fn shown(&self) -> usize {
+        self.shown
+    }
+
+    /// Shows the frame asked for, or the last there is, after the frames grew.
+    pub fn catch_up(&mut self) {
+        let shown = self.wanted.min(self.frames.last());
+        if shown != self.shown {
+            self.shown = shown;
+            self.frames.show(shown);
+        }
+    }
+
+    /// Asks for `frame` and shows it, or the last there is.
+    fn go(&mut self, frame: usize) {
+        self.wanted = frame;
+        self.shown = frame.min(self.frames.last());
+        self.frames.show(self.shown);
     }
 }
 
-/// A run to its end and the step shown.
+impl<F: Frames> Player for Replay<F> {
+    fn step(&mut self, steps: usize) -> bool {
+        let last = self.frames.last();
+        self.go((self.shown + steps).min(last));
+        self.shown < last || self.frames.growing()
+    }
+
+    fn step_back(&mut self) -> bool {
+        if self.shown == 0 {
+            return false;
+        }
+        self.go(self.shown - 1);
+        true
+    }
+
+    fn rewind(&mut self) {
+        self.go(0);
+    }
+
+    fn show(&mut self, frame: usize) {
+        self.go(frame);
+    }
+
+    fn position(&self) -> (usize, usize) {
+        (self.shown, self.frames.last())
+    }
+
+    fn key(&self) -> Option<&'static str> {
+        self.key
+    }
+}
+
+/// A solver run to its end, with a copy every [`CHECKPOINT`] steps and the whole state at
+/// the step shown.
 #[derive(Debug, Clone)]
-pub struct Replay<R> {
+pub struct Checkpointed<S> {
     /// The run at steps 0, [`CHECKPOINT`], 2·[`CHECKPOINT`], …
-    checkpoints: Vec<R>,
-    /// Every event of the run to its end.
-    events: Vec<Event>,
+    checkpoints: Vec<S>,
+    /// The run at its end.
+    end: S,
     /// Milliseconds the run took to its end.
     elapsed_ms: f64,
     /// The run at the step shown.
-    current: R,
+    current: S,
 }
 
-impl<R: Stepper> Replay<R> {
-    /// Runs `run` to convergence or `max_steps`, keeping checkpoints, and shows step `shown`.
+impl<S: Solver + Clone> Checkpointed<S> {
+    /// Runs `run` to its end, keeping checkpoints.
     ///
     /// # Errors
     /// The first error of a step.
-    pub fn record(mut run: R, max_steps: usize, shown: usize) -> Result<Self> {
+    pub fn record(mut run: S) -> Result<Self> {
         let start = now_ms();
         let mut checkpoints = vec![run.clone()];
-        while !run.is_converged() && run.steps() < max_steps {
+        while run.status().is_running() {
             run.step()?;
-            if run.steps().is_multiple_of(CHECKPOINT) {
+            if run.iterations().is_multiple_of(CHECKPOINT) {
                 checkpoints.push(run.clone());
             }
         }
         let elapsed_ms = now_ms() - start;
-        let events = run.events().to_vec();
-        let mut replay = Self { checkpoints, events, elapsed_ms, current: run };
-        replay.current = replay.state_at(shown);
-        Ok(replay)
+        Ok(Self { current: checkpoints[0].clone(), checkpoints, end: run, elapsed_ms })
     }
 
     /// The run at the step shown.
-    pub fn current(&self) -> &R {
+    pub fn current(&self) -> &S {
         &self.current
     }
 
-    /// Every event of the run to its end.
-    pub fn events(&self) -> &[Event] {
-        &self.events
+    /// The run at its end.
+    pub fn end(&self) -> &S {
+        &self.end
     }
 
     /// Milliseconds the run took to its end.
@@ -87,180 +180,164 @@ impl<R: Stepper> Replay<R> {
         self.elapsed_ms
     }
 
-    /// Steps in the whole run.
-    pub fn total(&self) -> usize {
-        self.events.len() - 1
-    }
-
-    /// The step shown.
-    pub fn shown(&self) -> usize {
-        self.current.steps()
-    }
-
-    /// The event of the step shown.
-    pub fn event(&self) -> &Event {
-        &self.events[self.shown()]
-    }
-
-    /// Whether the run converged (rather than ran out of steps).
-    pub fn converged(&self) -> bool {
-        self.events.last().is_some_and(|e| e.action == Action::Converged)
-    }
-
     /// The run at step `k`: the checkpoint before it, stepped forward.
-    fn state_at(&self, k: usize) -> R {
-        let k = k.min(self.total());
+    fn state_at(&self, k: usize) -> S {
+        let k = k.min(self.end.iterations());
         let mut run = self.checkpoints[(k / CHECKPOINT).min(self.checkpoints.len() - 1)].clone();
-        while run.steps() < k {
-            // Steps already taken once with the same data cannot fail now.
-            if !matches!(run.step(), Ok(Some(_))) {
-                break;
-            }
-        }
+        // Steps taken once already with the same data cannot fail now.
+        while run.iterations() < k && run.step().is_ok() {}
         run
     }
+}
 
-    /// Shows up to `steps` steps further; `false` once at the end.
-    pub fn step(&mut self, steps: usize) -> bool {
-        let target = (self.shown() + steps).min(self.total());
-        if target - self.shown() <= CHECKPOINT {
-            while self.current.steps() < target && matches!(self.current.step(), Ok(Some(_))) {}
+impl<S: Solver + Clone> Frames for Checkpointed<S> {
+    fn last(&self) -> usize {
+        self.end.iterations()
+    }
+
+    /// Steps the run shown forward when the frame is near, else starts from a checkpoint.
+    fn show(&mut self, frame: usize) {
+        let at = self.current.iterations();
+        if frame >= at && frame - at <= CHECKPOINT {
+            while self.current.iterations() < frame && self.current.step().is_ok() {}
         } else {
-            self.current = self.state_at(target);
+            self.current = self.state_at(frame);
         }
-        self.shown() < self.total()
-    }
-
-    /// Shows step `k` (the last step if the run is shorter).
-    pub fn show(&mut self, k: usize) {
-        let shown = self.shown();
-        if k >= shown {
-            self.step(k - shown);
-        } else {
-            self.current = self.state_at(k);
-        }
-    }
-
-    /// Shows the step before; `false` if at step 0.
-    pub fn step_back(&mut self) -> bool {
-        let shown = self.shown();
-        if shown == 0 {
-            return false;
-        }
-        self.current = self.state_at(shown - 1);
-        true
-    }
-
-    /// Shows step 0.
-    pub fn rewind(&mut self) {
-        self.current = self.checkpoints[0].clone();
-    }
-
-    /// L against step: the whole run faint, the part up to the step shown in colour;
-    /// `y_name` is the label key and English name of L.
-    pub fn likelihood_chart(&self, y_name: (&'static str, &'static str)) -> LineChart {
-        let all: Vec<(f64, f64)> = self.events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
-        let shown = all[..=self.shown()].to_vec();
-        let x_range = (0.0, (self.total() as f64).max(1.0));
-        // From step 2 (or a tenth of the run) on: the first steps climb hundreds of nats,
-        // the rest a few; the early part leaves through the bottom.
-        let from = (all.len() / 10).max(2).min(all.len() - 1);
-        let last = all[all.len() - 1].1;
-        LineChart {
-            x_range,
-            y_range: widen(all[from..].iter().map(|p| p.1), (last - 1.0, last + 1.0), 0.05),
-            x_name: ("step", "step"),
-            y_name,
-            title: Some(("marginal-likelihood", "marginal likelihood")),
-            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(shown, palette::MEAN, 2.0)],
-            points: vec![],
-            marker: Some(self.shown() as f64),
-        }
-    }
-
-    /// λ(α) of the basis function of the latest step that acted on one (PRML 7.97), with
-    /// its α before the step marked (∞ for an addition); the maximum is its α after.
-    pub fn lambda_chart(&self) -> Option<LambdaChart> {
-        let event = self.events[..=self.shown()].iter().rev().find(|e| e.basis.is_some())?;
-        let sq = SparsityQuality::new(event.s?, event.q?).ok()?;
-        Some(LambdaChart {
-            current: Some(event.alpha_old.unwrap_or(f64::INFINITY)),
-            title: Some(("lambda-of-step", "this step's basis")),
-            ..LambdaChart::new(sq)
-        })
-    }
-
-    /// The last [`LOG_ROWS`] events up to the step shown, newest first.
-    pub fn events_table(&self) -> Table {
-        let first = (self.shown() + 1).saturating_sub(LOG_ROWS);
-        let rows = self.events[first..=self.shown()]
-            .iter()
-            .rev()
-            .map(|e| {
-                let alpha = |a: Option<f64>| if e.basis.is_some() { alpha_cell(a) } else { Cell::Label("none") };
-                vec![
-                    Cell::Number(e.step as f64),
-                    Cell::Label(e.action.name()),
-                    e.basis.map_or(Cell::Label("none"), |m| Cell::Number(m as f64)),
-                    e.theta.map_or(Cell::Label("none"), Cell::Number),
-                    alpha(e.alpha_old),
-                    alpha(e.alpha_new),
-                    Cell::Number(e.delta_l),
-                    Cell::Number(e.log_ml),
-                ]
-            })
-            .collect();
-        Table {
-            key: "events",
-            columns: vec!["step", "action", "basis", "theta", "alpha-old", "alpha-new", "delta-l", "log-ml"],
-            rows,
-        }
-    }
-
-    /// The row of this run in a table of methods: name, steps, time, L, relevance vectors,
-    /// converged.
-    pub fn method_row(&self, name: &'static str) -> Vec<Cell> {
-        let last = &self.events[self.total()];
-        vec![
-            Cell::Label(name),
-            Cell::Number(self.total() as f64),
-            Cell::Number(self.elapsed_ms),
-            Cell::Number(last.log_ml),
-            Cell::Number(last.active as f64),
-            Cell::Label(if self.converged() { "yes" } else { "no" }),
-        ]
     }
 }
 
-/// A number cell, or ∞ for `None` (an inactive α).
-fn alpha_cell(alpha: Option<f64>) -> Cell {
-    alpha.map_or(Cell::Label("infinity"), Cell::Number)
+/// A solver extended in the background, with a record of every step made so far (frame 0
+/// the start): for methods whose steps are too costly to replay.
+#[derive(Debug, Clone)]
+pub struct Recorded<S, R> {
+    run: Background<S>,
+    records: Vec<R>,
+    record: fn(&S) -> R,
 }
 
-/// The [`View`](super::View) methods of a panel that shows a [`Replay`] in its field
-/// `replay`: step, step back, rewind, the `step` cursor (so the URL follows the step) and
-/// the progress bar.
-macro_rules! replay_player {
-    () => {
-        fn step(&mut self, steps: usize) -> bool {
-            self.replay.step(steps)
-        }
+impl<S: Solver, R> Recorded<S, R> {
+    /// `run` not yet stepped, `record` of it as frame 0; at most `budget` steps.
+    pub fn new(run: S, budget: usize, record: fn(&S) -> R) -> Self {
+        let records = vec![record(&run)];
+        Self { run: Background::new(run, budget), records, record }
+    }
 
-        fn step_back(&mut self) -> bool {
-            self.replay.step_back()
-        }
+    /// The record of every step so far.
+    pub fn records(&self) -> &[R] {
+        &self.records
+    }
 
-        fn rewind(&mut self) {
-            self.replay.rewind();
-        }
+    /// The run as far as it has got.
+    pub fn run(&self) -> &Background<S> {
+        &self.run
+    }
 
-        fn cursor(&self) -> Option<(&'static str, String)> {
-            Some(("step", self.replay.shown().to_string()))
-        }
+    /// Steps for about `budget` units of [`Solver::cost`], recording each; `true` while
+    /// the run goes on.
+    pub fn extend(&mut self, budget: usize) -> bool {
+        let (records, record) = (&mut self.records, self.record);
+        self.run.work(budget, |run| records.push(record(run)));
+        !self.run.is_done()
+    }
 
-        fn progress(&self) -> Option<(usize, usize)> {
-            Some((self.replay.shown(), self.replay.total()))
-        }
-    };
+    /// The failure that stopped the run, if one did.
+    pub fn failure(&self) -> Option<&Error> {
+        self.run.failure()
+    }
 }
-pub(crate) use replay_player;
+
+impl<S: Solver, R> Frames for Recorded<S, R> {
+    fn last(&self) -> usize {
+        self.records.len() - 1
+    }
+
+    fn growing(&self) -> bool {
+        !self.run.is_done()
+    }
+}
+
+/// Finished runs side by side, each keeping its own path: frame k shows every run at
+/// iteration k (a run that ended earlier at its end).
+impl<S: Solver> Frames for Vec<S> {
+    fn last(&self) -> usize {
+        self.iter().map(Solver::iterations).max().unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{Status, Termination};
+
+    /// Counts to `to`; its state is the count.
+    #[derive(Debug, Clone)]
+    struct Counter {
+        at: usize,
+        to: usize,
+    }
+
+    impl Solver for Counter {
+        type Event = usize;
+        fn step(&mut self) -> Result<usize> {
+            if self.at >= self.to {
+                return Err(crate::solver::run_over(self.at));
+            }
+            self.at += 1;
+            Ok(self.at)
+        }
+        fn status(&self) -> Status {
+            if self.at >= self.to {
+                Status::Terminated(Termination::Finished { iterations: self.at })
+            } else {
+                Status::Running
+            }
+        }
+        fn iterations(&self) -> usize {
+            self.at
+        }
+    }
+
+    #[test]
+    fn a_checkpointed_replay_shows_the_state_of_any_step() {
+        let run = Checkpointed::record(Counter { at: 0, to: 50 }).unwrap();
+        let mut replay = Replay::new(run, Some("step"), 7);
+        assert_eq!((replay.position(), replay.frames().current().at), ((7, 50), 7));
+        assert!(replay.step(30));
+        assert_eq!(replay.frames().current().at, 37, "from a checkpoint");
+        assert!(replay.step_back());
+        assert_eq!(replay.frames().current().at, 36);
+        assert!(!replay.step(100));
+        assert_eq!(replay.frames().current().at, 50);
+        replay.rewind();
+        assert_eq!((replay.position(), replay.frames().current().at), ((0, 50), 0));
+        assert!(!replay.step_back());
+        replay.show(99);
+        assert_eq!(replay.position(), (50, 50));
+    }
+
+    #[test]
+    fn a_recorded_replay_waits_for_the_frame_asked_for() {
+        let run = Recorded::new(Counter { at: 0, to: 20 }, 1000, |c| c.at * 10);
+        let mut replay = Replay::new(run, Some("step"), 5);
+        assert_eq!(replay.position(), (0, 0), "frame 5 is not computed yet");
+        assert!(replay.frames_mut().extend(3));
+        replay.catch_up();
+        assert_eq!(replay.position(), (3, 3));
+        while replay.frames_mut().extend(1) {}
+        replay.catch_up();
+        assert_eq!(replay.position(), (5, 20));
+        assert_eq!(replay.frames().records()[5], 50);
+        assert!(replay.step(1), "frames left");
+        assert!(!replay.step(100), "at the end of a finished run");
+    }
+
+    #[test]
+    fn finished_runs_side_by_side_end_at_the_longest() {
+        let runs = vec![Counter { at: 4, to: 4 }, Counter { at: 9, to: 9 }];
+        let mut replay = Replay::new(runs, None, usize::MAX);
+        assert_eq!((replay.position(), replay.key()), ((9, 9), None));
+        replay.rewind();
+        assert!(replay.step(5));
+        assert_eq!(replay.position(), (5, 9));
+    }
+}

@@ -1,7 +1,39 @@
-//! What a panel reports beside its chart: readouts, tables and messages. All carry
+//! What a panel reports beside its chart, as one [`Report`]: readouts, tables, messages,
+//! the legend, and where its animation and its background work stand. All words are
 //! string-table keys, so the page shows them in the reader's language.
 
 use serde::Serialize;
+
+use crate::plot::LegendEntry;
+
+/// Everything a panel shows beside its chart, read at once.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// Numbers (N, ln p(t|α,β), …).
+    pub readouts: Vec<Readout>,
+    /// Small tables (the event log, the methods compared, …).
+    pub tables: Vec<Table>,
+    /// Messages about the state (e.g. "diverged at iteration k").
+    pub messages: Vec<Message>,
+    /// The chart's series, for the page's legend.
+    pub legend: Vec<LegendEntry>,
+    /// The frame shown and the last frame, when the panel animates.
+    pub position: Option<(usize, usize)>,
+    /// Background work done and in all, while a panel has some.
+    pub work: Option<(usize, usize)>,
+}
+
+impl Report {
+    /// The readouts and tables as CSV text ([`results_csv`]).
+    pub fn csv(&self) -> String {
+        results_csv(&self.readouts, &self.tables)
+    }
+
+    /// The readout `key`, if reported.
+    pub fn readout(&self, key: &str) -> Option<f64> {
+        self.readouts.iter().find(|r| r.key == key).map(|r| r.value)
+    }
+}
 
 /// A number the panel reports (N, ln p(t|α,β), …).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

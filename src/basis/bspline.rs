@@ -16,7 +16,8 @@
 //! functions are non-negative and sum to 1 (partition of unity) on all of [lo, hi];
 //! outside [lo, hi] every function is 0.
 
-use super::{Domain, evenly_spaced};
+use super::Domain;
+use crate::grid::evenly_spaced;
 
 /// K B-splines of degree p on a clamped uniform knot vector over the domain.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,10 +1,10 @@
 //! Linear basis function models: the functions φⱼ(x) and the design matrix Φ.
 //!
-//! A model y(x, w) = Σⱼ wⱼ φⱼ(x) = wᵀφ(x) (PRML 3.3; lecture 001, "线性基函数模型") is
+//! A model y(x, w) = Σⱼ wⱼ φⱼ(x) = wᵀφ(x) (PRML 3.3; lecture notes on linear models, "线性基函数模型") is
 //! linear in `w` whatever the φⱼ are; everything downstream only sees the N × M design
 //! matrix Φₙⱼ = φⱼ(xₙ) (PRML 3.16).
 //!
-//! # Families (SPEC F1; lecture 001, "基函数的选取")
+//! # Families (lecture notes on linear models, "基函数的选取")
 //!
 //! M always counts every function, the bias included. With the bias on, φ₀(x) = 1 comes
 //! first and the family supplies the other K = M − 1 functions; without it, all K = M.
@@ -21,7 +21,7 @@
 //! | [`Family::Wavelet`] | Mexican hats ψ((x − cₗ,ₖ)/aₗ), coarse to fine | ✓ | – |
 //! | [`Family::Kernel`] | exp(−(x − xₙ)²/2s²) at each training input xₙ, K = N | ✓ | – |
 //!
-//! Gaussian and sigmoid centres μⱼ are [`evenly_spaced`] over [lo, hi], end points
+//! Gaussian and sigmoid centres μⱼ are [`crate::grid::evenly_spaced`] over [lo, hi], end points
 //! included (one centre: the middle). The details of the Fourier, B-spline and wavelet
 //! layouts are documented in their modules and on [`Family`].
 
@@ -29,6 +29,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
+use crate::grid::evenly_spaced;
 
 mod bspline;
 mod centred;
@@ -59,7 +60,7 @@ pub const DEFAULT_BSPLINE_DEGREE: usize = 3;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Family {
-    /// φⱼ(x) = xʲ (lecture 001, "多项式").
+    /// φⱼ(x) = xʲ (lecture notes on linear models, "多项式").
     Polynomial,
     /// φⱼ(x) = exp(−(x − μⱼ)² / 2s²) (PRML 3.4), centres evenly spaced over the domain.
     Gaussian,
@@ -437,16 +438,6 @@ fn check_bspline(degree: usize, m: usize, bias: bool) -> Result<usize> {
     Ok(degree)
 }
 
-/// `k` points evenly spaced on `[lo, hi]`, both ends included (the last is exactly `hi`);
-/// one point sits in the middle.
-pub fn evenly_spaced(lo: f64, hi: f64, k: usize) -> Vec<f64> {
-    match k {
-        0 => vec![],
-        1 => vec![0.5 * (lo + hi)],
-        _ => (0..k).map(|i| if i + 1 == k { hi } else { lo + (hi - lo) * i as f64 / (k - 1) as f64 }).collect(),
-    }
-}
-
 /// Helpers shared by the families' unit tests.
 #[cfg(test)]
 pub(crate) mod test_support {
@@ -660,17 +651,6 @@ mod tests {
         assert_eq!(b.len(), 5);
         assert_eq!(b.centres().unwrap(), &[0.0, 1.0 / 3.0, 2.0 / 3.0, 1.0]);
         assert_eq!(evenly_spaced(0.0, 1.0, 1), vec![0.5]);
-    }
-
-    #[test]
-    fn evenly_spaced_ends_exactly_on_hi() {
-        // −3 + (0.1 − (−3))·1 rounds to 0.10000000000000009, past hi; the last point must be 0.1.
-        let (lo, hi) = std::hint::black_box((-3.0, 0.1));
-        assert!(lo + (hi - lo) * 1.0 > hi);
-        let points = evenly_spaced(lo, hi, 4);
-        assert_eq!((points[0], points[3]), (-3.0, 0.1));
-        // Step 3.1/3: −3 + 1.0333… = −1.9666…, −3 + 2.0666… = −0.9333….
-        assert!((points[1] + 59.0 / 30.0).abs() < 1e-14 && (points[2] + 28.0 / 30.0).abs() < 1e-14);
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Powers of x: φⱼ(x) = xʲ (lecture 001, "多项式"; PRML §1.1).
+//! Powers of x: φⱼ(x) = xʲ (lecture notes on linear models, "多项式"; PRML §1.1).
 
 /// xʲ for j = 1..=degree; x⁰ = 1 is the bias, which [`super::Basis`] adds.
 #[derive(Debug, Clone, PartialEq)]

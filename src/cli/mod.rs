@@ -40,6 +40,7 @@ use rvm_lab::evidence::{Scheme, initial_guess, maximise};
 use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassificationFit, ClassifierSettings, FastRvmClassifier};
 use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit};
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, Event, FastRvm, FastSettings, Problem, Rule, RvmFit, Selection};
+use rvm_lab::solver::Solver;
 use serde::Serialize;
 use thiserror::Error as ThisError;
 
@@ -67,7 +68,7 @@ beta, gamma, log_evidence, iterations and method; given --alpha and --beta, log_
 mean (m_N) and covariance (S_N).
   --alpha A          prior precision α > 0 } give both to evaluate ln p(t|α,β), m_N, S_N;
   --beta B           noise precision β > 0 } give neither to maximise the evidence
-  --method M         fixed-point (001 eq 45, the default) or em (PRML 9.63)
+  --method M         fixed-point (PRML 3.92 and 3.95 together, the default) or em (PRML 9.63)
 
 rvm: the relevance vector machine, one αᵢ per column of Φ (PRML 7.2). Prints method,
 relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_likelihood
@@ -126,7 +127,8 @@ impl CliError {
 enum Mode {
     /// Both given.
     Given { alpha: f64, beta: f64 },
-    /// Maximise the evidence, by the fixed point of 001 eq 45 or by EM.
+    /// Maximise the evidence, by the fixed point of the lecture notes on linear models' eq
+    /// 45 or by EM.
     Maximise(Method),
 }
 
@@ -391,7 +393,8 @@ impl Relevance {
             RvmMethod::Fast { selection, alignment_test, events } => {
                 let settings = FastSettings { selection, alignment_test, ..FastSettings::default() };
                 let mut fast = FastRvm::new(problem, settings)?;
-                let fit = fast.run()?;
+                fast.run()?;
+                let fit = fast.fit();
                 (fit, Some(selection.name()), events.then(|| fast.events().to_vec()))
             }
             RvmMethod::Classic(rule) => {
@@ -399,7 +402,9 @@ impl Relevance {
                 if rule == Rule::Em {
                     settings.max_sweeps = EM_MAX_SWEEPS;
                 }
-                (ClassicRvm::new(problem, settings)?.run()?, None, None)
+                let mut classic = ClassicRvm::new(problem, settings)?;
+                classic.run()?;
+                (classic.fit(), None, None)
             }
         };
         Ok(Self { method: method.name(), selection, fit, events })
@@ -426,11 +431,14 @@ impl Classified<ClassificationFit> {
             ClassifierMethod::Fast { selection, alignment_test, events } => {
                 let settings = FastSettings { selection, alignment_test, ..FastSettings::default() };
                 let mut fast = FastRvmClassifier::new(Arc::new(Problem::new(phi, t)?), settings)?;
-                let fit = fast.run()?;
+                fast.run()?;
+                let fit = fast.fit();
                 (fit, Some(selection.name()), events.then(|| fast.events().to_vec()))
             }
             ClassifierMethod::Classic => {
-                (ClassicRvmClassifier::new(phi, t, ClassifierSettings::default())?.run()?, None, None)
+                let mut classic = ClassicRvmClassifier::new(phi, t, ClassifierSettings::default())?;
+                classic.run()?;
+                (classic.fit(), None, None)
             }
         };
         Ok(Self { method: method.name(), selection, fit, events })
@@ -439,7 +447,9 @@ impl Classified<ClassificationFit> {
 
 impl Classified<MulticlassFit> {
     fn multiclass(phi: DMatrix<f64>, t: &[f64], classes: usize, method: ClassifierMethod) -> Result<Self, CliError> {
-        let fit = ClassicMulticlassRvm::new(phi, t, classes, ClassifierSettings::default())?.run()?;
+        let mut classic = ClassicMulticlassRvm::new(phi, t, classes, ClassifierSettings::default())?;
+        classic.run()?;
+        let fit = classic.fit();
         Ok(Self { method: method.name(), selection: None, fit, events: None })
     }
 }

@@ -1,5 +1,5 @@
 //! The evidence approximation: choosing α and β by maximising the marginal likelihood
-//! p(t|α,β) (001 eq 27–45; 004 eq 9.61–9.68; PRML §3.5, §9.3.4).
+//! p(t|α,β) (lecture notes on linear models, eq 27–45; PRML §3.5, §9.3.4, 9.61–9.68).
 //!
 //! - [`Spectrum`]: one eigendecomposition of ΦᵀΦ, after which ln p(t|α,β), γ, m_Nᵀm_N,
 //!   ‖t − Φm_N‖², Tr S_N and the gradient cost O(M) at any (α, β); the surface over
@@ -12,18 +12,21 @@ use nalgebra::{DMatrix, DVector};
 
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::error::{Error, Result};
+use crate::solver::{Solver, Termination};
 
 mod reestimation;
 mod spectrum;
 
-pub use reestimation::{Degeneracy, EvidenceEvent, MAX_ITERATIONS, Reestimation, Scheme, Termination};
+pub use reestimation::{
+    DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, EvidenceEvent, MAX_ITERATIONS, Reestimation, Scheme,
+};
 pub use spectrum::{Evaluation, EvidenceGrid, GridMaximum, MAX_GRID_SIDE, MAX_LN_PRECISION, Spectrum};
 
 /// [`maximise`] stops once an update changes ln α and ln β by less than this.
-pub const TOLERANCE: f64 = 1e-12;
+pub const TOLERANCE: f64 = DEFAULT_TOLERANCE;
 
 /// [`maximise`] gives up after this many updates (EM can need thousands; each is O(M)).
-pub const MAXIMISE_ITERATIONS: usize = 100_000;
+pub const MAXIMISE_ITERATIONS: usize = DEFAULT_MAX_ITERATIONS;
 
 /// The (α, β) that maximise the evidence, and the posterior there.
 #[derive(Debug, Clone)]
@@ -32,7 +35,8 @@ pub struct EvidenceMaximum {
     pub alpha: f64,
     /// The maximising noise precision β.
     pub beta: f64,
-    /// γ there (001 eq 39); α m_Nᵀm_N = γ and β‖t − Φm_N‖² = N − γ hold at the maximum.
+    /// γ there (lecture notes on linear models, eq 39); α m_Nᵀm_N = γ and β‖t − Φm_N‖² = N
+    /// − γ hold at the maximum.
     pub gamma: f64,
     /// ln p(t|α,β) there (PRML 3.86).
     pub log_evidence: f64,
@@ -67,10 +71,10 @@ impl EvidenceMaximum {
 /// span of Φ); [`Error::NotConverged`] after [`MAXIMISE_ITERATIONS`] updates.
 pub fn maximise(phi: &DMatrix<f64>, t: &[f64], scheme: Scheme, start: Hyperparameters) -> Result<EvidenceMaximum> {
     let mut run = Reestimation::new(Spectrum::new(phi, t)?, scheme, start)?;
-    let iterations = match run.run(TOLERANCE, MAXIMISE_ITERATIONS)? {
+    let iterations = match run.stop_at(TOLERANCE, MAXIMISE_ITERATIONS)?.run()? {
         Termination::Converged { iterations } => iterations,
-        Termination::MaxIterations { iterations } => return Err(scheme.not_converged(iterations)),
         Termination::Degenerate { iteration, reason } => return Err(Error::Degenerate { iteration, reason }),
+        other => return Err(scheme.not_converged(other.iterations())),
     };
     let at = *run.current();
     let posterior = Posterior::fit(phi, t, run.hyperparameters()?)?;
@@ -101,6 +105,7 @@ pub fn initial_guess(t: &[f64]) -> Result<Hyperparameters> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Degeneracy;
 
     #[test]
     fn maximum_of_two_points() {

@@ -1,13 +1,14 @@
 //! Re-estimation of α and β to maximise the evidence, as a steppable solver: the three
-//! fixed-point schemes of the lecture (001 eq 40, 43, 45) and EM (PRML 9.63, 004).
+//! fixed-point schemes of the lecture (lecture notes on linear models, eq 40, 43, 45) and
+//! EM (PRML 9.63).
 //!
 //! Every step evaluates the current (α, β) on the [`Spectrum`] (O(M)), applies the update
 //! of the chosen [`Scheme`], and reports the new point as an [`EvidenceEvent`]. With
 //! dᵢ = α + βλᵢ, γ = Σᵢ βλᵢ/dᵢ and m_N, S_N at the current (α, β):
 //!
 //! ```text
-//! fixed point, α:  α_new = γ / m_Nᵀm_N                         (001 eq 40, PRML 3.92)
-//! fixed point, β:  1/β_new = ‖t − Φm_N‖² / (N − γ)              (001 eq 43, PRML 3.95)
+//! fixed point, α:  α_new = γ / m_Nᵀm_N                         (lecture notes on linear models, eq 40, PRML 3.92)
+//! fixed point, β:  1/β_new = ‖t − Φm_N‖² / (N − γ)              (lecture notes on linear models, eq 43, PRML 3.95)
 //! EM, α:           α_new = M / (m_Nᵀm_N + Tr S_N)               (PRML 9.63)
 //! EM, β:           1/β_new = (‖t − Φm_N‖² + Tr(ΦᵀΦ S_N)) / N
 //!                          = (‖t − Φm_N‖² + γ/β) / N            (cf. PRML 9.68)
@@ -30,30 +31,36 @@
 //! denominators include Tr S_N > 0 and γ/β > 0) but can still drift to ∞ when t is fitted
 //! exactly.
 //!
-//! ## References
-//! 001 (lecture slides), "最大化证据函数", eq 36–45; 004 (PRML §9.3.4), eq 9.61–9.68;
-//! Bishop, *PRML* §3.5.2.
+//! ## References Lecture notes on linear models, "最大化证据函数" (maximising the evidence), eq
+//! 36–45; PRML §9.3.4, eq 9.61–9.68; Bishop, *PRML* §3.5.2.
 
 use serde::Serialize;
 
 use super::spectrum::{Evaluation, Spectrum};
 use crate::bayes::Hyperparameters;
-use crate::error::{Error, Result, ensure_positive};
-use crate::linear::check_whole;
+use crate::error::{Degeneracy, Error, Result, check_whole, ensure_positive};
+use crate::solver::{Solver, Status, Termination, run_over};
 
-/// Largest `max_iterations` a [`Reestimation::run`] accepts (each iterate keeps one
+/// Largest `max_iterations` [`Reestimation::stop_at`] accepts (each iterate keeps one
 /// [`Evaluation`], 64 bytes).
 pub const MAX_ITERATIONS: usize = 1_000_000;
+
+/// A run converges once an update moves ln α and ln β each by less than this, unless
+/// [`Reestimation::stop_at`] says otherwise.
+pub const DEFAULT_TOLERANCE: f64 = 1e-12;
+
+/// A run gives up after this many updates unless [`Reestimation::stop_at`] says otherwise.
+pub const DEFAULT_MAX_ITERATIONS: usize = 100_000;
 
 /// Which hyperparameters are re-estimated, and by which rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scheme {
-    /// β fixed; α = γ / m_Nᵀm_N (001 eq 40).
+    /// β fixed; α = γ / m_Nᵀm_N (lecture notes on linear models, eq 40).
     AlphaOnly,
-    /// α fixed; 1/β = ‖t − Φm_N‖² / (N − γ) (001 eq 43).
+    /// α fixed; 1/β = ‖t − Φm_N‖² / (N − γ) (lecture notes on linear models, eq 43).
     BetaOnly,
-    /// Both at once from the same m_N and γ (001 eq 45).
+    /// Both at once from the same m_N and γ (lecture notes on linear models, eq 45).
     Both,
     /// EM: α = M / (m_Nᵀm_N + Tr S_N) (PRML 9.63), 1/β = (‖t − Φm_N‖² + γ/β) / N.
     Em,
@@ -88,68 +95,7 @@ impl Scheme {
     }
 }
 
-/// Why an update has no finite positive value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Degeneracy {
-    /// m_Nᵀm_N = 0 (Φᵀt = 0): α = γ/m_Nᵀm_N would be infinite.
-    ZeroMean,
-    /// N − γ ≤ 0: 1/β = ‖t − Φm_N‖²/(N − γ) would not be positive.
-    NoNoiseFreedom,
-    /// ‖t − Φm_N‖² = 0 (t lies in the span of Φ): β would be infinite.
-    ZeroResidual,
-    /// The new α or β, or a quantity at it, overflowed or underflowed.
-    Overflow,
-}
-
-impl Degeneracy {
-    /// A stable identifier, for the page's translated text.
-    pub fn code(self) -> &'static str {
-        match self {
-            Degeneracy::ZeroMean => "zero-mean",
-            Degeneracy::NoNoiseFreedom => "no-noise-freedom",
-            Degeneracy::ZeroResidual => "zero-residual",
-            Degeneracy::Overflow => "overflow",
-        }
-    }
-}
-
-impl std::fmt::Display for Degeneracy {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Degeneracy::ZeroMean => "m_Nᵀm_N = 0 (Φᵀt = 0), so α = γ/m_Nᵀm_N would be infinite",
-            Degeneracy::NoNoiseFreedom => "N − γ ≤ 0, so β = (N − γ)/‖t − Φm_N‖² would not be positive",
-            Degeneracy::ZeroResidual => "‖t − Φm_N‖² = 0 (t lies in the span of Φ), so β would be infinite",
-            Degeneracy::Overflow => "α or β left the range of finite positive numbers",
-        })
-    }
-}
-
-/// Why a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
-pub enum Termination {
-    /// The last update changed ln α and ln β each by less than the tolerance.
-    Converged {
-        /// Updates made since the start.
-        iterations: usize,
-    },
-    /// `max_iterations` updates were made without converging.
-    MaxIterations {
-        /// Updates made since the start.
-        iterations: usize,
-    },
-    /// Update number `iteration` (counting from 1) had no finite positive value; it was not
-    /// applied, and every later [`Reestimation::step`] returns this again.
-    Degenerate {
-        /// The refused update.
-        iteration: usize,
-        /// What was wrong.
-        reason: Degeneracy,
-    },
-}
-
-/// What one call of [`Reestimation::step`] did.
+/// What one [`Solver::step`] of a [`Reestimation`] did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum EvidenceEvent {
@@ -170,15 +116,18 @@ pub enum EvidenceEvent {
         /// |ln β_new − ln β_old|.
         delta_ln_beta: f64,
     },
-    /// Nothing was changed: an update had no finite positive value.
+    /// Nothing was changed: the update had no finite positive value, and the run ended.
     Stopped {
         /// Why ([`Termination::Degenerate`]).
         termination: Termination,
     },
 }
 
-/// A re-estimation run of (α, β) on a [`Spectrum`], one update per
-/// [`Reestimation::step`]; see the module documentation for the update rules.
+/// A re-estimation run of (α, β) on a [`Spectrum`], one update per [`Solver::step`];
+/// see the module documentation for the update rules. It converges once an update moves
+/// ln α and ln β each by less than its tolerance, gives up after its most updates
+/// ([`Reestimation::stop_at`]), and ends [`Termination::Degenerate`] at an update with no
+/// finite positive value.
 ///
 /// Holds the whole path, every iterate with its [`Evaluation`] (index 0 the start); it
 /// never contains NaN or ±∞.
@@ -187,12 +136,15 @@ pub struct Reestimation {
     spectrum: Spectrum,
     scheme: Scheme,
     path: Vec<Evaluation>,
-    /// Set when an update was refused; the run cannot go on.
-    degenerate: Option<Termination>,
+    tolerance: f64,
+    max_iterations: usize,
+    /// Set once an update converged or was refused.
+    ended: Option<Termination>,
 }
 
 impl Reestimation {
-    /// A run of `scheme` from `start`.
+    /// A run of `scheme` from `start`, converging at [`DEFAULT_TOLERANCE`] within
+    /// [`DEFAULT_MAX_ITERATIONS`] updates.
     ///
     /// # Errors
     /// [`Error::NotFinite`] if a quantity at `start` overflows (α or β near 10³⁰⁸).
@@ -201,60 +153,27 @@ impl Reestimation {
         if !first.is_finite() {
             return Err(Error::NotFinite { name: "ln p(t|α,β)".to_owned(), value: first.log_evidence.to_string() });
         }
-        Ok(Self { spectrum, scheme, path: vec![first], degenerate: None })
+        Ok(Self {
+            spectrum,
+            scheme,
+            path: vec![first],
+            tolerance: DEFAULT_TOLERANCE,
+            max_iterations: DEFAULT_MAX_ITERATIONS,
+            ended: None,
+        })
     }
 
-    /// Makes one update and says what it did; after a refused update, returns
-    /// [`EvidenceEvent::Stopped`] and changes nothing.
-    pub fn step(&mut self) -> EvidenceEvent {
-        if let Some(termination) = self.degenerate {
-            return EvidenceEvent::Stopped { termination };
-        }
-        let old = *self.current();
-        let iteration = self.iteration() + 1;
-        let next = match self.update(&old) {
-            Ok(next) => next,
-            Err(reason) => {
-                let termination = Termination::Degenerate { iteration, reason };
-                self.degenerate = Some(termination);
-                return EvidenceEvent::Stopped { termination };
-            }
-        };
-        self.path.push(next);
-        EvidenceEvent::Update {
-            iteration,
-            alpha: next.alpha,
-            beta: next.beta,
-            gamma: next.gamma,
-            log_evidence: next.log_evidence,
-            delta_ln_alpha: (next.alpha.ln() - old.alpha.ln()).abs(),
-            delta_ln_beta: (next.beta.ln() - old.beta.ln()).abs(),
-        }
-    }
-
-    /// Steps until an update changes both ln α and ln β by less than `tolerance`, until
-    /// [`Reestimation::iteration`] reaches `max_iterations`, or until an update is refused.
+    /// Converged once an update changes both ln α and ln β by less than `tolerance`; given
+    /// up once [`Reestimation::iteration`] reaches `max_iterations`.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] / [`Error::NotFinite`] for a tolerance that is not a finite
-    /// number > 0, or `max_iterations` outside 1..=[`MAX_ITERATIONS`].
-    pub fn run(&mut self, tolerance: f64, max_iterations: usize) -> Result<Termination> {
+    /// number > 0, or `max_iterations` outside 1..=[`MAX_ITERATIONS`]; the run is unchanged.
+    pub fn stop_at(&mut self, tolerance: f64, max_iterations: usize) -> Result<&mut Self> {
         ensure_positive("tolerance", tolerance)?;
         check_whole("max iterations", max_iterations, 1, MAX_ITERATIONS)?;
-        loop {
-            if self.iteration() >= max_iterations {
-                return Ok(Termination::MaxIterations { iterations: self.iteration() });
-            }
-            match self.step() {
-                EvidenceEvent::Stopped { termination } => return Ok(termination),
-                EvidenceEvent::Update { iteration, delta_ln_alpha, delta_ln_beta, .. }
-                    if delta_ln_alpha < tolerance && delta_ln_beta < tolerance =>
-                {
-                    return Ok(Termination::Converged { iterations: iteration });
-                }
-                EvidenceEvent::Update { .. } => {}
-            }
-        }
+        (self.tolerance, self.max_iterations) = (tolerance, max_iterations);
+        Ok(self)
     }
 
     /// The current iterate: the last entry of [`Reestimation::path`].
@@ -280,7 +199,7 @@ impl Reestimation {
 
     /// [`Termination::Degenerate`] once an update has been refused, else `None`.
     pub fn degenerate(&self) -> Option<Termination> {
-        self.degenerate
+        self.ended.filter(|t| matches!(t, Termination::Degenerate { .. }))
     }
 
     /// The scheme of the run.
@@ -309,7 +228,7 @@ impl Reestimation {
         if next.is_finite() { Ok(next) } else { Err(Degeneracy::Overflow) }
     }
 
-    /// 1/β = ‖t − Φm_N‖²/(N − γ) (001 eq 43).
+    /// 1/β = ‖t − Φm_N‖²/(N − γ) (lecture notes on linear models, eq 43).
     fn beta_fixed_point(&self, at: &Evaluation) -> Result<f64, Degeneracy> {
         let freedom = self.spectrum.n() as f64 - at.gamma;
         if freedom <= 0.0 {
@@ -330,7 +249,62 @@ impl Reestimation {
     }
 }
 
-/// α = γ/m_Nᵀm_N (001 eq 40).
+impl Solver for Reestimation {
+    type Event = EvidenceEvent;
+
+    /// Makes one update and says what it did: [`EvidenceEvent::Update`], or
+    /// [`EvidenceEvent::Stopped`] when the update has no finite positive value (refused,
+    /// ending the run).
+    ///
+    /// # Errors
+    /// [`Error::RunOver`] once the run has ended.
+    fn step(&mut self) -> Result<EvidenceEvent> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iteration()));
+        }
+        let old = *self.current();
+        let iteration = self.iteration() + 1;
+        let next = match self.update(&old) {
+            Ok(next) => next,
+            Err(reason) => {
+                let termination = Termination::Degenerate { iteration, reason };
+                self.ended = Some(termination);
+                return Ok(EvidenceEvent::Stopped { termination });
+            }
+        };
+        self.path.push(next);
+        let (delta_ln_alpha, delta_ln_beta) =
+            ((next.alpha.ln() - old.alpha.ln()).abs(), (next.beta.ln() - old.beta.ln()).abs());
+        if delta_ln_alpha < self.tolerance && delta_ln_beta < self.tolerance {
+            self.ended = Some(Termination::Converged { iterations: iteration });
+        }
+        Ok(EvidenceEvent::Update {
+            iteration,
+            alpha: next.alpha,
+            beta: next.beta,
+            gamma: next.gamma,
+            log_evidence: next.log_evidence,
+            delta_ln_alpha,
+            delta_ln_beta,
+        })
+    }
+
+    fn status(&self) -> Status {
+        match self.ended {
+            Some(termination) => Status::Terminated(termination),
+            None if self.iteration() >= self.max_iterations => {
+                Status::Terminated(Termination::MaxIterations { iterations: self.iteration() })
+            }
+            None => Status::Running,
+        }
+    }
+
+    fn iterations(&self) -> usize {
+        self.iteration()
+    }
+}
+
+/// α = γ/m_Nᵀm_N (lecture notes on linear models, eq 40).
 fn alpha_fixed_point(at: &Evaluation) -> Result<f64, Degeneracy> {
     if at.mean_norm_sq > 0.0 { Ok(at.gamma / at.mean_norm_sq) } else { Err(Degeneracy::ZeroMean) }
 }
@@ -351,7 +325,7 @@ mod tests {
     fn alpha_step_by_hand() {
         // α = β = 1: m = 4/3, γ = 2/3, so α_new = (2/3)/(16/9) = 3/8.
         let mut r = two_points(Scheme::AlphaOnly, 1.0, 1.0);
-        let EvidenceEvent::Update { iteration, alpha, beta, delta_ln_alpha, delta_ln_beta, .. } = r.step() else {
+        let Ok(EvidenceEvent::Update { iteration, alpha, beta, delta_ln_alpha, delta_ln_beta, .. }) = r.step() else {
             panic!("no update");
         };
         assert_eq!((iteration, beta, delta_ln_beta), (1, 1.0, 0.0));
@@ -365,7 +339,7 @@ mod tests {
         // α = β = 1: m² = 16/9, S = 1/3, residual 26/9, γ = 2/3:
         // α_new = 1/(16/9 + 1/3) = 9/19, β_new = 2/(26/9 + 2/3) = 9/16.
         let mut r = two_points(Scheme::Em, 1.0, 1.0);
-        let EvidenceEvent::Update { alpha, beta, .. } = r.step() else { panic!("no update") };
+        let Ok(EvidenceEvent::Update { alpha, beta, .. }) = r.step() else { panic!("no update") };
         assert!((alpha - 9.0 / 19.0).abs() < 1e-15 && (beta - 9.0 / 16.0).abs() < 1e-15, "{alpha} {beta}");
     }
 
@@ -375,17 +349,18 @@ mod tests {
         let spectrum = Spectrum::new(&DMatrix::from_element(2, 1, 1.0), &[1.0, -1.0]).unwrap();
         let mut r = Reestimation::new(spectrum, Scheme::Both, Hyperparameters::new(1.0, 1.0).unwrap()).unwrap();
         let stop = Termination::Degenerate { iteration: 1, reason: Degeneracy::ZeroMean };
-        assert_eq!(r.step(), EvidenceEvent::Stopped { termination: stop });
-        assert_eq!(r.run(1e-9, 10), Ok(stop));
+        assert_eq!(r.step(), Ok(EvidenceEvent::Stopped { termination: stop }));
+        assert_eq!(r.stop_at(1e-9, 10).unwrap().run(), Ok(stop));
         assert_eq!((r.iteration(), r.degenerate()), (0, Some(stop)));
+        assert_eq!(r.step(), Err(Error::RunOver { iterations: 0 }));
     }
 
     #[test]
     fn run_checks_its_settings() {
         let mut r = two_points(Scheme::Both, 1.0, 1.0);
-        assert_eq!(r.run(0.0, 10).unwrap_err().to_string(), "tolerance must be > 0, but is 0");
-        assert_eq!(r.run(1e-9, 0).unwrap_err().code(), "out-of-range");
-        assert_eq!(r.run(1e-9, 3), Ok(Termination::MaxIterations { iterations: 3 }));
+        assert_eq!(r.stop_at(0.0, 10).unwrap_err().to_string(), "tolerance must be > 0, but is 0");
+        assert_eq!(r.stop_at(1e-9, 0).unwrap_err().code(), "out-of-range");
+        assert_eq!(r.stop_at(1e-9, 3).unwrap().run(), Ok(Termination::MaxIterations { iterations: 3 }));
         assert_eq!(Scheme::from_name("em"), Some(Scheme::Em));
         assert_eq!(Scheme::from_name("both"), Some(Scheme::Both));
         assert_eq!(Scheme::from_name("newton"), None);

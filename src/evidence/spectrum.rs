@@ -1,7 +1,9 @@
-//! The evidence at any (α, β) in O(M), from one eigendecomposition of ΦᵀΦ (001 eq 36).
+//! The evidence at any (α, β) in O(M), from one eigendecomposition of ΦᵀΦ (lecture notes on
+//! linear models, eq 36).
 //!
-//! With ΦᵀΦ = UΛUᵀ (eigenvalues λᵢ, orthonormal eigenvectors uᵢ), the posterior precision
-//! A = αI + βΦᵀΦ (PRML 3.81, 001 eq 31) has the same eigenvectors and the eigenvalues
+//! With ΦᵀΦ = UΛUᵀ (eigenvalues λᵢ, orthonormal eigenvectors uᵢ), the posterior precision A
+//! = αI + βΦᵀΦ (PRML 3.81, lecture notes on linear models, eq 31) has the same eigenvectors
+//! and the eigenvalues
 //!
 //! ```text
 //! dᵢ = α + βλᵢ
@@ -11,11 +13,11 @@
 //! qᵢ = uᵢᵀΦᵀt for the coordinates of Φᵀt in the eigenbasis:
 //!
 //! ```text
-//! m_N        = Σᵢ cᵢuᵢ,  cᵢ = βqᵢ/dᵢ           (A m_N = βΦᵀt, PRML 3.84, 001 eq 32)
+//! m_N        = Σᵢ cᵢuᵢ,  cᵢ = βqᵢ/dᵢ           (A m_N = βΦᵀt, PRML 3.84, lecture notes on linear models, eq 32)
 //! m_Nᵀm_N    = Σᵢ cᵢ² = β² Σᵢ qᵢ²/dᵢ²
 //! Tr S_N     = Σᵢ 1/dᵢ                          (S_N = A⁻¹)
 //! ln|A|      = Σᵢ ln dᵢ
-//! γ          = Σᵢ βλᵢ/dᵢ = M − α Tr S_N         (001 eq 39, PRML 3.91, 9.64)
+//! γ          = Σᵢ βλᵢ/dᵢ = M − α Tr S_N         (lecture notes on linear models, eq 39, PRML 3.91, 9.64)
 //! ‖t − Φm_N‖² = tᵀt − 2m_NᵀΦᵀt + m_NᵀΦᵀΦm_N
 //!            = tᵀt − β Σᵢ qᵢ²/dᵢ − αβ Σᵢ qᵢ²/dᵢ²
 //! ```
@@ -29,8 +31,9 @@ use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::Serialize;
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
-use crate::linear::{SVD_SWEEPS_PER_VALUE, check_design, check_whole};
-use crate::plot::surface::Surface;
+use crate::error::{check_design, check_whole};
+use crate::grid::Surface;
+use crate::linalg::SVD_SWEEPS_PER_VALUE;
 
 /// Largest |ln α| or |ln β| a surface may span: e³⁰⁰ ≈ 2·10¹³⁰, far past any useful
 /// precision, while the sums stay finite.
@@ -65,7 +68,8 @@ pub struct Evaluation {
     pub alpha: f64,
     /// Noise precision β.
     pub beta: f64,
-    /// γ = Σᵢ βλᵢ/(α + βλᵢ), the effective number of parameters (001 eq 39, PRML 3.91).
+    /// γ = Σᵢ βλᵢ/(α + βλᵢ), the effective number of parameters (lecture notes on linear
+    /// models, eq 39, PRML 3.91).
     pub gamma: f64,
     /// m_Nᵀm_N = β² Σᵢ qᵢ²/(α + βλᵢ)².
     pub mean_norm_sq: f64,
@@ -205,7 +209,8 @@ impl Spectrum {
         let residual_sq =
             (self.targets_norm_sq - beta * sums.q_sq_over_d - alpha * beta * sums.q_sq_over_d_sq).max(0.0);
         let (n, m) = (self.n as f64, self.m() as f64);
-        // E(m_N) = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N (PRML 3.82, 001 eq 33).
+        // E(m_N) = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N (PRML 3.82, lecture notes on linear
+        // models, eq 33).
         let misfit = 0.5 * beta * residual_sq + 0.5 * alpha * mean_norm_sq;
         let log_evidence = 0.5 * m * alpha.ln() + 0.5 * n * beta.ln()
             - misfit
@@ -227,19 +232,20 @@ impl Spectrum {
     ///
     /// ```text
     /// ln p(t|α,β) = M/2 ln α + N/2 ln β − E(m_N) − ½ ln|A| − N/2 ln 2π
-    /// E(m_N)      = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N          (PRML 3.82, 001 eq 33)
+    /// E(m_N)      = β/2 ‖t − Φm_N‖² + α/2 m_Nᵀm_N          (PRML 3.82, lecture notes on linear models, eq 33)
     /// ln|A|       = Σᵢ ln(α + βλᵢ)
     /// ```
     ///
-    /// The seed's eq 35 prints −M/2 ln 2π: a typo, since p(t|α,β) is a density over the
-    /// N targets (001 eq 28 has (β/2π)^(N/2)(α/2π)^(M/2) and the integral gives back
-    /// (2π)^(M/2), leaving (2π)^(−N/2)). Equals [`crate::bayes::Posterior::log_evidence`].
+    /// The seed's eq 35 prints −M/2 ln 2π: a typo, since p(t|α,β) is a density over the N
+    /// targets (lecture notes on linear models, eq 28 has (β/2π)^(N/2)(α/2π)^(M/2) and the
+    /// integral gives back (2π)^(M/2), leaving (2π)^(−N/2)). Equals
+    /// [`crate::bayes::Posterior::log_evidence`].
     pub fn log_evidence(&self, alpha: f64, beta: f64) -> f64 {
         self.evaluate(alpha, beta).log_evidence
     }
 
-    /// γ = Σᵢ βλᵢ/(α + βλᵢ) (001 eq 39, PRML 3.91): how many directions the data
-    /// determine, 0 ≤ γ < rank Φ ≤ min(N, M).
+    /// γ = Σᵢ βλᵢ/(α + βλᵢ) (lecture notes on linear models, eq 39, PRML 3.91): how many
+    /// directions the data determine, 0 ≤ γ < rank Φ ≤ min(N, M).
     pub fn gamma(&self, alpha: f64, beta: f64) -> f64 {
         self.evaluate(alpha, beta).gamma
     }
@@ -262,13 +268,13 @@ impl Spectrum {
     /// The gradient of ln p(t|α,β) in log coordinates, (∂/∂ln α, ∂/∂ln β) = (α∂/∂α, β∂/∂β):
     ///
     /// ```text
-    /// ∂ln p/∂α = M/(2α) − ½ m_Nᵀm_N − ½ Σᵢ 1/(α + βλᵢ)      (001 eq 37)
-    /// ∂ln p/∂β = N/(2β) − ½ ‖t − Φm_N‖² − γ/(2β)           (001 eq 41)
+    /// ∂ln p/∂α = M/(2α) − ½ m_Nᵀm_N − ½ Σᵢ 1/(α + βλᵢ)      (lecture notes on linear models, eq 37)
+    /// ∂ln p/∂β = N/(2β) − ½ ‖t − Φm_N‖² − γ/(2β)           (lecture notes on linear models, eq 41)
     /// ⇒ ∂ln p/∂ln α = ½(γ − α m_Nᵀm_N),   ∂ln p/∂ln β = ½(N − γ − β‖t − Φm_N‖²)
     /// ```
     ///
-    /// using M − α Σᵢ 1/dᵢ = γ (001 eq 39). Both vanish exactly at the fixed point of
-    /// 001 eq 45.
+    /// using M − α Σᵢ 1/dᵢ = γ (lecture notes on linear models, eq 39). Both vanish exactly
+    /// at the fixed point of lecture notes on linear models, eq 45.
     pub fn gradient_ln(&self, alpha: f64, beta: f64) -> (f64, f64) {
         let e = self.evaluate(alpha, beta);
         (0.5 * (e.gamma - alpha * e.mean_norm_sq), 0.5 * (self.n as f64 - e.gamma - beta * e.residual_sq))

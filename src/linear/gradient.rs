@@ -1,20 +1,21 @@
 //! Gradient descent on the sum-of-squares error, in the lecture's three forms: batch (BGD),
-//! stochastic (SGD) and mini-batch (MBGD) (001 eq 9–10, the BGD/SGD/MBGD updates, and the
-//! ridge update after 001 eq 15).
+//! stochastic (SGD) and mini-batch (MBGD) (lecture notes on linear models, eq 9–10, the
+//! BGD/SGD/MBGD updates, and the ridge update after lecture notes on linear models, eq 15).
 //!
 //! The error is a sum over the points, E_D(w) = Σₙ Eₙ(w) with Eₙ(w) = ½(φₙᵀw − tₙ)²
-//! (001 eq 9–10). With a ridge term the objective is the lecture's 001 eq 14,
+//! (lecture notes on linear models, eq 9–10). With a ridge term the objective is the
+//! lecture notes on linear models' eq 14,
 //!
 //! ```text
 //! E(w) = E_D(w) + λ/2 ‖w‖²,   ∇E(w) = Σₙ φₙ(φₙᵀw − tₙ) + λw,
 //! ```
 //!
-//! whose minimiser solves (ΦᵀΦ + λI)w = Φᵀt (001 eq 15), as
+//! whose minimiser solves (ΦᵀΦ + λI)w = Φᵀt (lecture notes on linear models, eq 15), as
 //! [`super::regularised::ridge`] computes in closed form.
 //!
-//! One *iteration* is one parameter update; one *epoch* passes over all N points once;
-//! the *batch size* is the number of points per update (001, the epoch / batch size /
-//! iteration table). Each update with index set I (|I| = b) is
+//! One *iteration* is one parameter update; one *epoch* passes over all N points once; the
+//! *batch size* is the number of points per update (lecture notes on linear models: the
+//! epoch / batch size / iteration table). Each update with index set I (|I| = b) is
 //!
 //! ```text
 //! w := w − α [ Σ_{n∈I} φₙ(φₙᵀw − tₙ) + (b/N) λw ]
@@ -42,8 +43,8 @@
 //! batch α = 1/L needs 3–6·10⁴ epochs; SGD α ≈ 0.05 and MBGD (b = 5) α ≈ 0.02 come within
 //! a few percent only after 10⁴–10⁵ epochs.
 //!
-//! ## References
-//! 001 (lecture slides), "随机梯度下降" section; Bishop, *PRML* §3.1.3 (3.22).
+//! ## References Lecture notes on linear models, the "随机梯度下降" (stochastic gradient descent)
+//! section; Bishop, *PRML* §3.1.3 (3.22).
 
 use nalgebra::{DMatrix, DVector};
 use rand::SeedableRng;
@@ -51,8 +52,10 @@ use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use serde::Serialize;
 
-use super::{check_design, check_weights, check_whole, sum_of_squares};
+use super::sum_of_squares;
 use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
+use crate::error::{check_design, check_weights, check_whole};
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// Largest number of updates one run may take, over all its epochs; see [`max_epochs`].
 /// The run keeps every iterate, so its history holds at most (10⁶ + 1) × (M + 1) numbers.
@@ -89,30 +92,15 @@ pub struct GradientDescentSettings {
     pub epochs: usize,
     /// Seed of the PCG generator that shuffles the points each epoch.
     pub seed: u64,
-    /// The ridge coefficient λ ≥ 0: minimise E_D(w) + λ/2‖w‖² (001 eq 14); 0 is plain
-    /// least squares.
+    /// The ridge coefficient λ ≥ 0: minimise E_D(w) + λ/2‖w‖² (lecture notes on linear
+    /// models, eq 14); 0 is plain least squares.
     pub ridge: f64,
+    /// Converged once an update moves w by at most this times ‖w‖ (0: never; the run then
+    /// takes every epoch).
+    pub tolerance: f64,
 }
 
-/// Why a run ended.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
-pub enum Termination {
-    /// All epochs done, after `iterations` updates.
-    Finished {
-        /// Number of updates made.
-        iterations: usize,
-    },
-    /// Update number `iteration` (counting from 1) gave a non-finite loss or weight, or a
-    /// loss above [`DIVERGENCE_FACTOR`] × max(1, initial loss); it was not applied, so the
-    /// weights are those after update `iteration − 1`.
-    Diverged {
-        /// The rejected update.
-        iteration: usize,
-    },
-}
-
-/// What one call of [`GradientDescent::step`] did.
+/// What one [`Solver::step`] of a [`GradientDescent`] did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum GradientEvent {
@@ -129,15 +117,17 @@ pub enum GradientEvent {
         /// ‖w_new − w_old‖, the length of the step.
         step_norm: f64,
     },
-    /// Nothing was changed: the run is over (this update diverged, or it had ended before).
+    /// Nothing was changed: this update diverged (a non-finite or exploding loss), and the
+    /// run ended.
     Stopped {
         /// Why.
         termination: Termination,
     },
 }
 
-/// Updates per epoch: 1 for batch, N for stochastic, ⌈N/b⌉ for mini-batch (001, the
-/// epoch / batch size / iteration table: N = 100 gives 1, 2, 10, 100 for b = 100, 50, 10, 1).
+/// Updates per epoch: 1 for batch, N for stochastic, ⌈N/b⌉ for mini-batch (lecture notes on
+/// linear models, the epoch / batch size / iteration table: N = 100 gives 1, 2, 10, 100 for
+/// b = 100, 50, 10, 1).
 ///
 /// N = 0 gives 0; a batch size of 0 (which [`GradientDescent::new`] refuses) counts as 1.
 pub fn iterations_per_epoch(n: usize, schedule: Schedule) -> usize {
@@ -159,7 +149,7 @@ pub fn max_epochs(n: usize, schedule: Schedule) -> usize {
     }
 }
 
-/// A gradient-descent run on (Φ, t), one update per [`GradientDescent::step`].
+/// A gradient-descent run on (Φ, t), one update per [`Solver::step`].
 ///
 /// Holds the whole history: the weights and the loss after every update, index 0 being
 /// the initial weights. These never contain NaN or ±∞: an update that would is refused
@@ -189,7 +179,7 @@ impl GradientDescent {
     /// # Errors
     /// - [`Error::NoData`], [`Error::DimensionMismatch`] (rows of Φ vs t, or `initial`
     ///   not of length M), [`Error::OutOfRange`] for M = 0, [`Error::NotFinite`] for NaN/∞
-    ///   in Φ, t or `initial` (see [`super::check_design`]);
+    ///   in Φ, t or `initial` (see [`crate::error::check_design`]);
     /// - [`Error::OutOfRange`] for a learning rate α ≤ 0, λ < 0, a batch size outside
     ///   1..=N, or epochs outside 1..=[`max_epochs`] (the limit is named in the error);
     ///   for SGD on more than [`MAX_ITERATIONS`] points, naming N;
@@ -221,44 +211,6 @@ impl GradientDescent {
         })
     }
 
-    /// Makes one update (one iteration) and says what it did. Once the run has ended —
-    /// all epochs done, or this or an earlier update diverged — returns
-    /// [`GradientEvent::Stopped`] and changes nothing.
-    pub fn step(&mut self) -> GradientEvent {
-        if let Some(termination) = self.termination {
-            return GradientEvent::Stopped { termination };
-        }
-        if self.next == 0 {
-            self.shuffle();
-        }
-        let samples = self.next_batch();
-        let weights = self.weights();
-        let candidate = weights - self.gradient(&samples) * self.settings.learning_rate;
-        let loss = objective(&self.phi, &self.t, &candidate, self.settings.ridge);
-        let iteration = self.iteration() + 1;
-        if !self.acceptable(loss, &candidate) {
-            let termination = Termination::Diverged { iteration };
-            self.termination = Some(termination);
-            return GradientEvent::Stopped { termination };
-        }
-        let step_norm = (&candidate - weights).norm();
-        let epoch = self.epoch + 1;
-        self.advance(samples.len());
-        self.path.push(candidate);
-        self.losses.push(loss);
-        GradientEvent::Update { iteration, epoch, samples, loss, step_norm }
-    }
-
-    /// Steps until the run ends, and says why.
-    pub fn run(&mut self) -> Termination {
-        loop {
-            if let Some(termination) = self.termination {
-                return termination;
-            }
-            self.step();
-        }
-    }
-
     /// The current weights: the last entry of [`GradientDescent::path`].
     pub fn weights(&self) -> &DVector<f64> {
         // `path` starts with the initial weights and only grows.
@@ -275,8 +227,8 @@ impl GradientDescent {
         self.epoch
     }
 
-    /// E_D(w) + λ/2‖w‖² over all N points (001 eq 10, 14): index 0 for the initial
-    /// weights, index k after update k.
+    /// E_D(w) + λ/2‖w‖² over all N points (lecture notes on linear models, eq 10, 14):
+    /// index 0 for the initial weights, index k after update k.
     pub fn losses(&self) -> &[f64] {
         &self.losses
     }
@@ -284,11 +236,6 @@ impl GradientDescent {
     /// The weights: index 0 the initial ones, index k after update k.
     pub fn path(&self) -> &[DVector<f64>] {
         &self.path
-    }
-
-    /// Why the run ended, or `None` while it goes on.
-    pub fn termination(&self) -> Option<Termination> {
-        self.termination
     }
 
     /// The settings of the run.
@@ -343,13 +290,60 @@ impl GradientDescent {
         }
         self.next = 0;
         self.epoch += 1;
-        if self.epoch == self.settings.epochs {
+        if self.epoch == self.settings.epochs && self.termination.is_none() {
             self.termination = Some(Termination::Finished { iterations: self.path.len() });
         }
     }
 }
 
-/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (001 eq 14).
+impl Solver for GradientDescent {
+    type Event = GradientEvent;
+
+    /// Makes one update (one iteration) and says what it did: [`GradientEvent::Update`],
+    /// or [`GradientEvent::Stopped`] when the update would diverge (refused, ending the
+    /// run).
+    ///
+    /// # Errors
+    /// [`Error::RunOver`] once the run has ended (all epochs done, converged, or diverged).
+    fn step(&mut self) -> Result<GradientEvent> {
+        if self.termination.is_some() {
+            return Err(run_over(self.iteration()));
+        }
+        if self.next == 0 {
+            self.shuffle();
+        }
+        let samples = self.next_batch();
+        let weights = self.weights();
+        let candidate = weights - self.gradient(&samples) * self.settings.learning_rate;
+        let loss = objective(&self.phi, &self.t, &candidate, self.settings.ridge);
+        let iteration = self.iteration() + 1;
+        if !self.acceptable(loss, &candidate) {
+            let termination = Termination::Diverged { iteration };
+            self.termination = Some(termination);
+            return Ok(GradientEvent::Stopped { termination });
+        }
+        let step_norm = (&candidate - weights).norm();
+        let epoch = self.epoch + 1;
+        let tolerance = self.settings.tolerance;
+        if tolerance > 0.0 && step_norm <= tolerance * candidate.norm() {
+            self.termination = Some(Termination::Converged { iterations: iteration });
+        }
+        self.advance(samples.len());
+        self.path.push(candidate);
+        self.losses.push(loss);
+        Ok(GradientEvent::Update { iteration, epoch, samples, loss, step_norm })
+    }
+
+    fn status(&self) -> Status {
+        self.termination.map_or(Status::Running, Status::Terminated)
+    }
+
+    fn iterations(&self) -> usize {
+        self.iteration()
+    }
+}
+
+/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14).
 fn objective(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, ridge: f64) -> f64 {
     sum_of_squares(phi, t, w) + 0.5 * ridge * w.norm_squared()
 }
@@ -358,6 +352,7 @@ fn objective(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, ridge: f64)
 fn check_settings(settings: &GradientDescentSettings, n: usize) -> Result<()> {
     ensure_positive("α", settings.learning_rate)?;
     ensure_non_negative("λ", settings.ridge)?;
+    ensure_non_negative("tolerance", settings.tolerance)?;
     if let Schedule::MiniBatch { batch } = settings.schedule {
         check_whole("batch size", batch, 1, n)?;
     }
@@ -374,7 +369,7 @@ mod tests {
     use super::*;
 
     fn settings(schedule: Schedule, learning_rate: f64, epochs: usize) -> GradientDescentSettings {
-        GradientDescentSettings { schedule, learning_rate, epochs, seed: 1, ridge: 0.0 }
+        GradientDescentSettings { schedule, learning_rate, epochs, seed: 1, ridge: 0.0, tolerance: 0.0 }
     }
 
     /// Φ = [1; 1], t = (1, 3), w₀ = 0: E_D(w) = ½((w − 1)² + (w − 3)²).
@@ -384,7 +379,8 @@ mod tests {
 
     #[test]
     fn lecture_table_of_iterations() {
-        // 001 表 1, N = 100: batch size 100, 50, 10, 1 → 1, 2, 10, 100 iterations per epoch.
+        // The lecture notes on linear models' epoch / batch size / iteration table, N =
+        // 100: batch size 100, 50, 10, 1 → 1, 2, 10, 100 iterations per epoch.
         let schedules = [Schedule::Batch, Schedule::MiniBatch { batch: 50 }, Schedule::MiniBatch { batch: 10 }];
         let counts: Vec<usize> = schedules.iter().map(|&s| iterations_per_epoch(100, s)).collect();
         assert_eq!(counts, [1, 2, 10]);
@@ -401,14 +397,13 @@ mod tests {
         let mut gd = two_points(settings(Schedule::Batch, 0.25, 2)).unwrap();
         let event = gd.step();
         let expected = GradientEvent::Update { iteration: 1, epoch: 1, samples: vec![0, 1], loss: 2.0, step_norm: 1.0 };
-        assert_eq!(event, expected);
+        assert_eq!(event, Ok(expected));
         assert_eq!(gd.losses(), [5.0, 2.0]);
         // ∇E_D(1) = 0 + (−2) = −2, so w₂ = 1.5, the mean of t.
-        gd.step();
+        gd.step().unwrap();
         assert_eq!(gd.weights()[0], 1.5);
-        assert_eq!(gd.termination(), Some(Termination::Finished { iterations: 2 }));
-        let stopped = GradientEvent::Stopped { termination: Termination::Finished { iterations: 2 } };
-        assert_eq!(gd.step(), stopped);
+        assert_eq!(gd.status(), Status::Terminated(Termination::Finished { iterations: 2 }));
+        assert_eq!(gd.step(), Err(Error::RunOver { iterations: 2 }));
         assert_eq!((gd.iteration(), gd.epoch(), gd.path().len()), (2, 2, 3));
     }
 
@@ -417,7 +412,7 @@ mod tests {
         // λ = 2: ∇E(w) = (w − 1) + (w − 3) + 2w = 4w − 4; α = 1/4 jumps to the minimiser
         // w = 1 = (ΦᵀΦ + λI)⁻¹Φᵀt = 4/4, and stays there.
         let mut gd = two_points(GradientDescentSettings { ridge: 2.0, ..settings(Schedule::Batch, 0.25, 3) }).unwrap();
-        gd.run();
+        gd.run().unwrap();
         assert!(gd.path().iter().skip(1).all(|w| w[0] == 1.0), "{:?}", gd.path());
         // E(1) = ½(0 + 4) + ½·2·1 = 3.
         assert_eq!(gd.losses()[3], 3.0);

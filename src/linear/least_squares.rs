@@ -1,14 +1,15 @@
-//! Maximum likelihood for the linear-Gaussian model: least squares (001 eq 4–8,
-//! PRML 3.15, 3.21).
+//! Maximum likelihood for the linear-Gaussian model: least squares (lecture notes on linear
+//! models, eq 4–8, PRML 3.15, 3.21).
 //!
-//! With tₙ = wᵀφ(xₙ) + ε, ε ~ N(0, β⁻¹), the log likelihood is
-//! N/2 ln β − N/2 ln 2π − β E_D(w) (001 eq 2), so w_ML minimises E_D(w) = ½‖Φw − t‖²
-//! and β_ML follows from the residual.
+//! With tₙ = wᵀφ(xₙ) + ε, ε ~ N(0, β⁻¹), the log likelihood is N/2 ln β − N/2 ln 2π − β
+//! E_D(w) (lecture notes on linear models, eq 2), so w_ML minimises E_D(w) = ½‖Φw − t‖² and
+//! β_ML follows from the residual.
 
 use nalgebra::{DMatrix, DVector};
 
-use super::{Decomposition, check_design, check_weights};
+use super::Decomposition;
 use crate::error::{Result, ensure_all_finite};
+use crate::error::{check_design, check_weights};
 
 /// A least-squares fit: w_ML, β_ML and the numerical rank of Φ.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,20 +23,20 @@ pub struct LeastSquares {
 /// Fits w_ML = Φ†t by the singular value decomposition Φ = UΣVᵀ:
 ///
 /// ```text
-/// w_ML = Φ†t = Σ_{σᵢ > c} (uᵢᵀt / σᵢ) vᵢ          (001 eq 4–6, PRML 3.15, 3.17)
+/// w_ML = Φ†t = Σ_{σᵢ > c} (uᵢᵀt / σᵢ) vᵢ          (lecture notes on linear models, eq 4–6, PRML 3.15, 3.17)
 /// c    = max(N, M) · ε · σ_max                   (relative singular-value cut-off)
 /// ```
 ///
 /// Singular values at or below the cut-off c (ε = 2.2·10⁻¹⁶, as NumPy's `lstsq` and
 /// `matrix_rank` do) are treated as zero, so a rank-deficient Φ — M > N, duplicate inputs,
 /// a high-degree polynomial — gets the minimum-norm least-squares solution, which lies in
-/// the row space of Φ. The normal equations ΦᵀΦw = Φᵀt of 001 eq 4 are never formed:
-/// squaring Φ would square its condition number.
+/// the row space of Φ. The normal equations ΦᵀΦw = Φᵀt of the lecture notes on linear
+/// models' eq 4 are never formed: squaring Φ would square its condition number.
 ///
 /// # Errors
 /// [`crate::Error::NoData`], [`crate::Error::DimensionMismatch`],
 /// [`crate::Error::OutOfRange`] (M = 0) and [`crate::Error::NotFinite`] as
-/// [`super::check_design`]; [`crate::Error::NotConverged`] if the SVD does not converge;
+/// [`crate::error::check_design`]; [`crate::Error::NotConverged`] if the SVD does not converge;
 /// [`crate::Error::NotFinite`] if w_ML overflows.
 pub fn fit(phi: &DMatrix<f64>, t: &[f64]) -> Result<LeastSquares> {
     check_design(phi, t)?;
@@ -48,7 +49,8 @@ pub fn fit(phi: &DMatrix<f64>, t: &[f64]) -> Result<LeastSquares> {
     Ok(LeastSquares { weights, beta, rank, singular_values: svd.singular_values })
 }
 
-/// 1/β_ML = (1/N) Σₙ (φₙᵀw_ML − tₙ)² (001 eq 8, PRML 3.21), and +∞ for an exact fit.
+/// 1/β_ML = (1/N) Σₙ (φₙᵀw_ML − tₙ)² (lecture notes on linear models, eq 8, PRML 3.21), and
+/// +∞ for an exact fit.
 fn beta_ml(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, rank: usize) -> f64 {
     let n = t.len();
     let mean_square = (phi * w - t).norm_squared() / n as f64;
@@ -56,12 +58,13 @@ fn beta_ml(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, rank: usize) 
 }
 
 impl LeastSquares {
-    /// w_ML = Φ†t (001 eq 6), minimum-norm when Φ is rank-deficient.
+    /// w_ML = Φ†t (lecture notes on linear models, eq 6), minimum-norm when Φ is rank-deficient.
     pub fn weights(&self) -> &DVector<f64> {
         &self.weights
     }
 
-    /// The noise precision β_ML, 1/β_ML = (1/N) Σₙ (φₙᵀw_ML − tₙ)² (001 eq 8, PRML 3.21).
+    /// The noise precision β_ML, 1/β_ML = (1/N) Σₙ (φₙᵀw_ML − tₙ)² (lecture notes on linear
+    /// models, eq 8, PRML 3.21).
     ///
     /// `f64::INFINITY` when the fit is exact: when the residual is exactly zero, and
     /// whenever rank(Φ) = N (then Φw_ML = t in exact arithmetic, and the computed residual
@@ -91,7 +94,7 @@ impl LeastSquares {
 /// On the training set at w_ML, E_RMS² = 1/β_ML.
 ///
 /// # Errors
-/// As [`super::check_design`] for Φ and t; [`crate::Error::DimensionMismatch`] unless `w`
+/// As [`crate::error::check_design`] for Φ and t; [`crate::Error::DimensionMismatch`] unless `w`
 /// has M entries; [`crate::Error::NotFinite`] for NaN/∞ in `w`.
 pub fn rms_error(phi: &DMatrix<f64>, t: &[f64], w: &DVector<f64>) -> Result<f64> {
     check_design(phi, t)?;

@@ -1,24 +1,29 @@
 //! Regularised least squares: ridge in closed form and lasso by proximal gradient
-//! (001 eq 11–21, PRML §3.1.4).
+//! (lecture notes on linear models, eq 11–21, PRML §3.1.4).
 //!
-//! The lecture adds λE_R(w) to E_D(w) = ½‖Φw − t‖² (001 eq 11) with
+//! The lecture adds λE_R(w) to E_D(w) = ½‖Φw − t‖² (lecture notes on linear models, eq 11) with
 //!
 //! ```text
-//! ridge:  E(w) = ½‖Φw − t‖² + λ/2 ‖w‖²₂      (001 eq 12, 14; PRML 3.27)
-//! lasso:  E(w) = ½‖Φw − t‖² + λ ‖w‖₁         (001 eq 13, 16)
+//! ridge:  E(w) = ½‖Φw − t‖² + λ/2 ‖w‖²₂      (lecture notes on linear models, eq 12, 14; PRML 3.27)
+//! lasso:  E(w) = ½‖Φw − t‖² + λ ‖w‖₁         (lecture notes on linear models, eq 13, 16)
 //! ```
 //!
-//! Ridge's λ/2 makes its gradient Φᵀ(Φw − t) + λw and its normal equations
-//! (ΦᵀΦ + λI)w = Φᵀt (001 eq 15, PRML 3.28) — the same λ as the `ridge` term of
-//! [`super::gradient::GradientDescentSettings`]. Lasso's λ multiplies ‖w‖₁ without the ½.
+//! Ridge's λ/2 makes its gradient Φᵀ(Φw − t) + λw and its normal equations (ΦᵀΦ + λI)w =
+//! Φᵀt (lecture notes on linear models, eq 15, PRML 3.28) — the same λ as the `ridge` term
+//! of [`super::gradient::GradientDescentSettings`]. Lasso's λ multiplies ‖w‖₁ without the
+//! ½.
+
+use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use super::least_squares;
-use super::{Decomposition, check_design, check_weights, check_whole, singular_values};
+use super::{Decomposition, singular_values};
 use crate::error::{Result, ensure_all_finite, ensure_finite, ensure_non_negative, ensure_positive};
+use crate::error::{check_design, check_weights, check_whole};
 use crate::linalg::CholeskyFactor;
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// The ridge system matrix, as error messages name it.
 const RIDGE_MATRIX: &str = "ΦᵀΦ + λI";
@@ -32,10 +37,11 @@ pub const MAX_LASSO_ITERATIONS: usize = 1_000_000;
 /// The ridge weights: the solution of
 ///
 /// ```text
-/// (ΦᵀΦ + λI) w = Φᵀt                      (001 eq 15, PRML 3.28)
+/// (ΦᵀΦ + λI) w = Φᵀt                      (lecture notes on linear models, eq 15, PRML 3.28)
 /// ```
 ///
-/// minimising ½‖Φw − t‖² + λ/2‖w‖² (001 eq 14), never through an inverse:
+/// minimising ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14), never through
+/// an inverse:
 ///
 /// - λ ≥ [`CHOLESKY_MIN_LAMBDA`] · tr(ΦᵀΦ) (the usual case): by the Cholesky factorisation
 ///   of ΦᵀΦ + λI ([`CholeskyFactor`]). Its condition number is then at most
@@ -47,15 +53,15 @@ pub const MAX_LASSO_ITERATIONS: usize = 1_000_000;
 /// - λ = 0 is plain least squares: [`least_squares::fit`]'s minimum-norm w = Φ†t, the
 ///   limit of the SVD form as λ → 0.
 ///
-/// # Errors
-/// As [`super::check_design`]; [`crate::Error::OutOfRange`] for λ < 0, [`crate::Error::NotFinite`] for a
-/// non-finite λ or when ΦᵀΦ overflows; [`crate::Error::NotConverged`] if an SVD does not converge.
+/// # Errors As [`crate::error::check_design`]; [`crate::Error::OutOfRange`] for λ < 0,
+/// [`crate::Error::NotFinite`] for a non-finite λ or when ΦᵀΦ overflows;
+/// [`crate::Error::NotConverged`] if an SVD does not converge.
 pub fn ridge(phi: &DMatrix<f64>, t: &[f64], lambda: f64) -> Result<DVector<f64>> {
     Normal::new(phi, t)?.ridge(lambda)
 }
 
 /// The ridge weights for λ = e^{ln λ} for each entry of `ln_lambdas`, in the same order:
-/// the coefficient paths against ln λ (SPEC F4). ΦᵀΦ and Φᵀt are formed once.
+/// the coefficient paths against ln λ. ΦᵀΦ and Φᵀt are formed once.
 ///
 /// # Errors
 /// As [`ridge`]; [`crate::Error::NotFinite`] for a non-finite ln λ, or λ = e^{ln λ} = ∞.
@@ -64,7 +70,8 @@ pub fn ridge_path(phi: &DMatrix<f64>, t: &[f64], ln_lambdas: &[f64]) -> Result<V
     lambdas(ln_lambdas)?.into_iter().map(|lambda| normal.ridge(lambda)).collect()
 }
 
-/// The soft-thresholding function (001 eq 21), the minimiser of ½(x − z)² + λ|x|:
+/// The soft-thresholding function (lecture notes on linear models, eq 21), the minimiser of
+/// ½(x − z)² + λ|x|:
 ///
 /// ```text
 /// soft(z, λ) = z + λ   if z < −λ
@@ -86,8 +93,9 @@ pub fn soft_threshold(z: f64, lambda: f64) -> f64 {
     }
 }
 
-/// The Lipschitz constant of ∇f for f(w) = ½‖Φw − t‖² (001 eq 17): the largest eigenvalue
-/// of the Hessian ΦᵀΦ, L = σ_max(Φ)², from the singular values of Φ (so ΦᵀΦ is never formed).
+/// The Lipschitz constant of ∇f for f(w) = ½‖Φw − t‖² (lecture notes on linear models, eq
+/// 17): the largest eigenvalue of the Hessian ΦᵀΦ, L = σ_max(Φ)², from the singular values
+/// of Φ (so ΦᵀΦ is never formed).
 ///
 /// 0 for an empty Φ; +∞ if Φ has a NaN or ±∞ entry (no finite constant exists). Should the
 /// SVD not converge, the Frobenius bound ‖Φ‖²_F ≥ σ_max² is returned, which is still a
@@ -109,12 +117,12 @@ pub fn lipschitz(phi: &DMatrix<f64>) -> f64 {
 /// iff |Φᵀt|ⱼ ≤ λ for every j, the subgradient condition at w = 0).
 ///
 /// # Errors
-/// As [`super::check_design`].
+/// As [`crate::error::check_design`].
 pub fn lasso_lambda_max(phi: &DMatrix<f64>, t: &[f64]) -> Result<f64> {
     Ok(Normal::new(phi, t)?.lambda_max())
 }
 
-/// When [`lasso`] stops.
+/// When an [`Ista`] run stops.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct LassoSettings {
     /// Most ISTA iterations, 1..=[`MAX_LASSO_ITERATIONS`].
@@ -151,22 +159,12 @@ pub struct LassoFit {
     pub converged: bool,
 }
 
-/// The lasso weights, minimising ½‖t − Φw‖² + λ‖w‖₁ (001 eq 16), by the iterative
-/// shrinkage-thresholding algorithm (ISTA, proximal gradient, 001 eq 17–21):
-///
-/// ```text
-/// z       = w_k − (1/L) Φᵀ(Φw_k − t)            (gradient step, 001 eq 19)
-/// w_{k+1} = soft(z, λ/L)  componentwise          (proximal step, 001 eq 20–21)
-/// ```
-///
-/// with L = σ_max(Φ)² ([`lipschitz`]), from `warm_start` or w₀ = 0, until
-/// ‖w_{k+1} − w_k‖ ≤ tolerance · ‖w_{k+1}‖ (`converged`) or `max_iterations`. For
-/// λ ≥ λ_max = ‖Φᵀt‖_∞ ([`lasso_lambda_max`]) the answer is w = 0 exactly, without
-/// iterating. The objective never increases along the iterates (step 1/L); on an
-/// ill-conditioned Φ convergence can be slow (O(1/k)), which `converged = false` reports.
+/// The lasso weights, minimising ½‖t − Φw‖² + λ‖w‖₁ (lecture notes on linear models, eq
+/// 16), by [`Ista`] from `warm_start` or w₀ = 0 until it converges or reaches
+/// `settings.max_iterations`.
 ///
 /// # Errors
-/// As [`super::check_design`]; [`crate::Error::OutOfRange`] for λ < 0 or bad settings;
+/// As [`crate::error::check_design`]; [`crate::Error::OutOfRange`] for λ < 0 or bad settings;
 /// [`crate::Error::NotFinite`] for a non-finite λ, or an L or w that overflows;
 /// [`crate::Error::DimensionMismatch`] / [`crate::Error::NotFinite`] for a warm start that is not M
 /// finite numbers; [`crate::Error::NotConverged`] if the SVD for L does not converge.
@@ -177,17 +175,9 @@ pub fn lasso(
     settings: &LassoSettings,
     warm_start: Option<&DVector<f64>>,
 ) -> Result<LassoFit> {
-    let normal = Normal::new(phi, t)?;
-    let lambda = ensure_non_negative("λ", lambda)?;
-    settings.check()?;
-    let start = match warm_start {
-        Some(w) => {
-            check_weights("warm start", w, phi.ncols())?;
-            w.clone()
-        }
-        None => DVector::zeros(phi.ncols()),
-    };
-    normal.ista(lambda, lipschitz_of_checked(phi)?, settings, start)
+    let mut run = Ista::new(Arc::new(LassoProblem::new(phi, t)?), lambda, settings, warm_start)?;
+    run.run()?;
+    Ok(run.fit())
 }
 
 /// The lasso weights for λ = e^{ln λ} for each entry of `ln_lambdas`, in the same order.
@@ -204,20 +194,166 @@ pub fn lasso_path(
     ln_lambdas: &[f64],
     settings: &LassoSettings,
 ) -> Result<Vec<LassoFit>> {
-    let normal = Normal::new(phi, t)?;
+    let problem = Arc::new(LassoProblem::new(phi, t)?);
     settings.check()?;
     let lambdas = lambdas(ln_lambdas)?;
-    let lipschitz = lipschitz_of_checked(phi)?;
     let mut order: Vec<usize> = (0..lambdas.len()).collect();
     order.sort_by(|&a, &b| lambdas[b].total_cmp(&lambdas[a]));
     let zero = LassoFit { weights: DVector::zeros(phi.ncols()), iterations: 0, converged: true };
     let mut fits = vec![zero.clone(); lambdas.len()];
     let mut previous = zero;
     for i in order {
-        previous = normal.ista(lambdas[i], lipschitz, settings, previous.weights)?;
+        let mut run = Ista::new(Arc::clone(&problem), lambdas[i], settings, Some(&previous.weights))?;
+        run.run()?;
+        previous = run.fit();
         fits[i] = previous.clone();
     }
     Ok(fits)
+}
+
+/// What every λ of a lasso problem shares: ΦᵀΦ, Φᵀt and the Lipschitz constant
+/// L = σ_max(Φ)² of the gradient ([`lipschitz`]), computed once for all the [`Ista`] runs
+/// of a path.
+#[derive(Debug, Clone)]
+pub struct LassoProblem {
+    gram: DMatrix<f64>,
+    phi_t_t: DVector<f64>,
+    lipschitz: f64,
+}
+
+impl LassoProblem {
+    /// ΦᵀΦ, Φᵀt and L of a checked problem.
+    ///
+    /// # Errors
+    /// As [`crate::error::check_design`]; [`crate::Error::NotFinite`] if L overflows.
+    pub fn new(phi: &DMatrix<f64>, t: &[f64]) -> Result<Self> {
+        let normal = Normal::new(phi, t)?;
+        let lipschitz = lipschitz_of_checked(phi)?;
+        Ok(Self { gram: normal.gram, phi_t_t: normal.phi_t_t, lipschitz })
+    }
+
+    /// λ_max = ‖Φᵀt‖_∞ ([`lasso_lambda_max`]).
+    pub fn lambda_max(&self) -> f64 {
+        self.phi_t_t.amax()
+    }
+
+    /// Number of weights M.
+    pub fn m(&self) -> usize {
+        self.phi_t_t.len()
+    }
+}
+
+/// What one ISTA iteration did.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct IstaStep {
+    /// Number of this iteration, counting from 1.
+    pub iteration: usize,
+    /// ‖w_{k+1} − w_k‖, the length of the step.
+    pub change: f64,
+}
+
+/// The lasso at one λ by the iterative shrinkage-thresholding algorithm (ISTA, proximal
+/// gradient, lecture notes on linear models, eq 17–21), one iteration per [`Solver::step`]:
+///
+/// ```text
+/// z       = w_k − (1/L) Φᵀ(Φw_k − t)            (gradient step, lecture notes on linear models, eq 19)
+/// w_{k+1} = soft(z, λ/L)  componentwise          (proximal step, lecture notes on linear models, eq 20–21)
+/// ```
+///
+/// with L = σ_max(Φ)² ([`lipschitz`]). It converges once
+/// ‖w_{k+1} − w_k‖ ≤ tolerance · ‖w_{k+1}‖ and gives up after `max_iterations`
+/// ([`LassoSettings`]). For λ ≥ λ_max = ‖Φᵀt‖_∞ ([`lasso_lambda_max`]) the answer is w = 0
+/// exactly, and the run has converged before its first step. The objective never increases
+/// along the iterates (step 1/L); on an ill-conditioned Φ convergence can be slow (O(1/k)).
+#[derive(Debug, Clone)]
+pub struct Ista {
+    problem: Arc<LassoProblem>,
+    threshold: f64,
+    settings: LassoSettings,
+    w: DVector<f64>,
+    iterations: usize,
+    converged: bool,
+}
+
+impl Ista {
+    /// A run at `lambda` from `start` (w₀ = 0 if `None`).
+    ///
+    /// # Errors
+    /// [`crate::Error::OutOfRange`] for λ < 0 or bad settings; [`crate::Error::NotFinite`]
+    /// for a non-finite λ; [`crate::Error::DimensionMismatch`] / [`crate::Error::NotFinite`]
+    /// for a start that is not M finite numbers.
+    pub fn new(
+        problem: Arc<LassoProblem>,
+        lambda: f64,
+        settings: &LassoSettings,
+        start: Option<&DVector<f64>>,
+    ) -> Result<Self> {
+        let lambda = ensure_non_negative("λ", lambda)?;
+        settings.check()?;
+        let m = problem.m();
+        let mut w = match start {
+            Some(w) => {
+                check_weights("warm start", w, m)?;
+                w.clone()
+            }
+            None => DVector::zeros(m),
+        };
+        // λ ≥ λ_max also covers L = 0: then Φ = 0 and λ_max = 0.
+        let converged = lambda >= problem.lambda_max();
+        if converged {
+            w = DVector::zeros(m);
+        }
+        let threshold = lambda / problem.lipschitz;
+        Ok(Self { problem, threshold, settings: *settings, w, iterations: 0, converged })
+    }
+
+    /// The current weights (entries exactly 0 where soft thresholding set them so).
+    pub fn weights(&self) -> &DVector<f64> {
+        &self.w
+    }
+
+    /// The fit as it stands.
+    pub fn fit(&self) -> LassoFit {
+        LassoFit { weights: self.w.clone(), iterations: self.iterations, converged: self.converged }
+    }
+}
+
+impl Solver for Ista {
+    type Event = IstaStep;
+
+    /// One ISTA iteration.
+    ///
+    /// # Errors
+    /// [`crate::Error::NotFinite`] if the new w overflows (the run is then as before);
+    /// [`crate::Error::RunOver`] once the run has ended.
+    fn step(&mut self) -> Result<IstaStep> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations));
+        }
+        let p = &self.problem;
+        let gradient = &p.gram * &self.w - &p.phi_t_t;
+        let next = (&self.w - gradient / p.lipschitz).map(|z| soft_threshold(z, self.threshold));
+        ensure_all_finite("w", next.as_slice())?;
+        let change = (&next - &self.w).norm();
+        self.w = next;
+        self.iterations += 1;
+        self.converged = change <= self.settings.tolerance * self.w.norm();
+        Ok(IstaStep { iteration: self.iterations, change })
+    }
+
+    fn status(&self) -> Status {
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: self.iterations })
+        } else if self.iterations >= self.settings.max_iterations {
+            Status::Terminated(Termination::MaxIterations { iterations: self.iterations })
+        } else {
+            Status::Running
+        }
+    }
+
+    fn iterations(&self) -> usize {
+        self.iterations
+    }
 }
 
 /// L = σ_max(Φ)² for a Φ that passed [`check_design`].
@@ -241,7 +377,7 @@ struct Normal<'a> {
 
 impl<'a> Normal<'a> {
     /// # Errors
-    /// As [`super::check_design`].
+    /// As [`crate::error::check_design`].
     fn new(phi: &'a DMatrix<f64>, t: &[f64]) -> Result<Self> {
         check_design(phi, t)?;
         let t = DVector::from_column_slice(t);
@@ -269,26 +405,6 @@ impl<'a> Normal<'a> {
         ensure_all_finite("w", w.as_slice())?;
         Ok(w)
     }
-
-    /// ISTA from `w` with step 1/`lipschitz`; see [`lasso`].
-    fn ista(&self, lambda: f64, lipschitz: f64, settings: &LassoSettings, mut w: DVector<f64>) -> Result<LassoFit> {
-        if lambda >= self.lambda_max() {
-            // Also covers L = 0: then Φ = 0 and λ_max = 0.
-            return Ok(LassoFit { weights: DVector::zeros(w.len()), iterations: 0, converged: true });
-        }
-        let threshold = lambda / lipschitz;
-        for iteration in 1..=settings.max_iterations {
-            let gradient = &self.gram * &w - &self.phi_t_t;
-            let next = (&w - gradient / lipschitz).map(|z| soft_threshold(z, threshold));
-            let change = (&next - &w).norm();
-            w = next;
-            ensure_all_finite("w", w.as_slice())?;
-            if change <= settings.tolerance * w.norm() {
-                return Ok(LassoFit { weights: w, iterations: iteration, converged: true });
-            }
-        }
-        Ok(LassoFit { weights: w, iterations: settings.max_iterations, converged: false })
-    }
 }
 
 #[cfg(test)]
@@ -297,7 +413,8 @@ mod tests {
 
     #[test]
     fn soft_threshold_three_cases() {
-        // 001 eq 21 with λ = 1: z < −λ shifts up, |z| ≤ λ is 0, z > λ shifts down.
+        // The lecture notes on linear models, eq 21, with λ = 1: z < −λ shifts up, |z| ≤ λ is 0,
+        // z > λ shifts down.
         assert_eq!(soft_threshold(-3.0, 1.0), -2.0);
         assert_eq!(soft_threshold(-1.0, 1.0), 0.0);
         assert_eq!(soft_threshold(0.5, 1.0), 0.0);

@@ -5,9 +5,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
 
-use super::surface::{Surface, draw_contours};
+use super::surface::draw_contours;
 use super::{Axes, LabelKey, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, palette, px};
 use crate::error::Result;
+use crate::grid::Surface;
 
 /// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange).
 pub const CLASS_COLOURS: [RGBColor; 5] = [

@@ -1,11 +1,12 @@
-//! The classic RVM (Tipping 2001; PRML 7.87–7.88; seed 004, 9.67–9.68): every sweep
+//! The classic RVM (Tipping 2001; PRML 7.87–7.88, and 9.67–9.68 for EM): every sweep
 //! computes the posterior of all remaining weights and re-estimates every αᵢ (and β) at
 //! once, pruning the basis functions whose αᵢ runs off to ∞.
 
 use std::sync::Arc;
 
-use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
+use super::{ActivePosterior, NoiseFit, Problem, RvmFit, Sweep};
 use crate::error::{Result, ensure_finite, ensure_positive};
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// A weight is pruned once γᵢ = 1 − αᵢΣᵢᵢ = sᵢ/(αᵢ + sᵢ) falls below this, i.e. αᵢ > 999sᵢ.
 /// Restoring such a basis function to its best αᵢ could raise L by at most (θᵢ/sᵢ)²/4 <
@@ -33,7 +34,7 @@ pub struct ClassicSettings {
     pub beta: Option<f64>,
     /// Converged when no |Δ ln αᵢ| nor |Δ ln β| exceeds this and no weight was pruned.
     pub tolerance: f64,
-    /// Most sweeps in [`ClassicRvm::run`].
+    /// Most sweeps: the run then ends [`Termination::MaxIterations`].
     pub max_sweeps: usize,
 }
 
@@ -44,7 +45,7 @@ impl ClassicSettings {
     }
 }
 
-/// The classic RVM, one sweep at a time.
+/// The classic RVM, one sweep per [`Solver::step`].
 #[derive(Debug, Clone)]
 pub struct ClassicRvm {
     problem: Arc<Problem>,
@@ -111,42 +112,26 @@ impl ClassicRvm {
         &self.posterior
     }
 
-    /// Sweeps done.
-    pub fn sweeps(&self) -> usize {
-        self.sweeps
-    }
-
-    /// Whether the run has converged.
-    pub fn is_converged(&self) -> bool {
-        self.converged
-    }
-
     /// The fit as it stands.
     pub fn fit(&self) -> RvmFit {
         let p = &self.posterior;
         RvmFit::new(&self.active, p.mu.as_slice(), &self.alpha, self.beta, p.log_ml, self.sweeps, self.converged)
     }
+}
 
-    /// Sweeps until convergence or [`ClassicSettings::max_sweeps`].
-    ///
-    /// # Errors
-    /// As [`ClassicRvm::sweep`].
-    pub fn run(&mut self) -> Result<RvmFit> {
-        while !self.converged && self.sweeps < self.settings.max_sweeps {
-            self.sweep()?;
-        }
-        Ok(self.fit())
-    }
+impl Solver for ClassicRvm {
+    type Event = Sweep;
 
     /// One sweep: new αᵢ for every remaining weight and a new β by [`Rule`], pruning weights
-    /// with γᵢ < [`PRUNE_GAMMA`], then Σ, μ and L recomputed. `false` once converged.
+    /// with γᵢ < [`PRUNE_GAMMA`], then Σ, μ and L recomputed. Converged when no weight was
+    /// pruned and no |Δ ln αᵢ| nor |Δ ln β| exceeds [`ClassicSettings::tolerance`].
     ///
     /// # Errors
     /// [`crate::Error::NotPositiveDefinite`] if the new Σ⁻¹ is singular; the model is then
-    /// as before the sweep.
-    pub fn sweep(&mut self) -> Result<bool> {
-        if self.converged {
-            return Ok(false);
+    /// as before the sweep. [`crate::Error::RunOver`] once the run has ended.
+    fn step(&mut self) -> Result<Sweep> {
+        if !self.status().is_running() {
+            return Err(run_over(self.sweeps));
         }
         let p = &self.posterior;
         let gamma = p.gamma(&self.alpha);
@@ -187,7 +172,21 @@ impl ClassicRvm {
         (self.active, self.alpha, self.beta, self.posterior) = (active, alpha, beta, posterior);
         self.sweeps += 1;
         self.converged = !pruned && change < self.settings.tolerance;
-        Ok(!self.converged)
+        Ok(Sweep { log_marginal_likelihood: self.posterior.log_ml, relevant: self.active.len(), irls_iterations: 0 })
+    }
+
+    fn status(&self) -> Status {
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: self.sweeps })
+        } else if self.sweeps >= self.settings.max_sweeps {
+            Status::Terminated(Termination::MaxIterations { iterations: self.sweeps })
+        } else {
+            Status::Running
+        }
+    }
+
+    fn iterations(&self) -> usize {
+        self.sweeps
     }
 }
 

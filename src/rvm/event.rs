@@ -66,21 +66,3 @@ pub struct Event {
     /// active basis function (the alignment test).
     pub refused: Vec<usize>,
 }
-
-/// A method that advances one [`Event`] at a time: the fast RVM for regression and for
-/// classification. What a replay of a run (checkpoints, stepping back) needs.
-pub trait Stepper: Clone {
-    /// One step; `None` once converged.
-    ///
-    /// # Errors
-    /// Whatever the method meets; the model is then as before the step.
-    fn step(&mut self) -> crate::error::Result<Option<&Event>>;
-    /// Every event so far, the initialisation (step 0) first.
-    fn events(&self) -> &[Event];
-    /// Whether the run has converged.
-    fn is_converged(&self) -> bool;
-    /// Steps taken after the initialisation.
-    fn steps(&self) -> usize {
-        self.events().len() - 1
-    }
-}

@@ -1,5 +1,5 @@
 //! Fast sequential sparse Bayesian learning (Tipping & Faul 2003; PRML §7.2.2, 7.93–7.107;
-//! seed 000, steps 1–8).
+//! Tipping & Faul 2003, §4 steps 1–8).
 //!
 //! The model starts with one basis function and changes one αᵢ per step. For every
 //! candidate i the marginal likelihood depends on αᵢ only through
@@ -23,9 +23,10 @@ use nalgebra::{DMatrix, DVector};
 
 pub use super::active_set::{ALIGNMENT_MAX_COSINE, MIN_DELTA_LN_ALPHA, Selection};
 use super::active_set::{ActiveSet, Candidate};
-use super::event::{Action, Event, Stepper};
+use super::event::{Action, Event};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// With the noise estimated, convergence also needs |Δ ln β| below this.
 pub const MIN_DELTA_LN_BETA: f64 = 1e-3;
@@ -98,7 +99,7 @@ pub struct FastRvm {
 }
 
 impl FastRvm {
-    /// The model after initialisation (seed 000 step 2): the one basis function best
+    /// The model after initialisation (Tipping & Faul 2003, §4 step 2): the one basis function best
     /// aligned with t, maximising |φᵢᵀt|/‖φᵢ‖, with αᵢ = sᵢ²/(qᵢ² − sᵢ) (or, if θᵢ ≤ 0,
     /// αᵢ = 1000‖φᵢ‖², the reference's 1000 for a unit-length column). The initial event,
     /// step 0, is an [`Action::Add`] whose ΔL is measured from the empty model.
@@ -162,16 +163,6 @@ impl FastRvm {
         &self.events
     }
 
-    /// Steps taken after the initialisation.
-    pub fn steps(&self) -> usize {
-        self.events.len() - 1
-    }
-
-    /// Whether the run has converged.
-    pub fn is_converged(&self) -> bool {
-        self.converged
-    }
-
     /// Active basis functions in model order.
     pub fn active(&self) -> &[usize] {
         &self.set.active
@@ -225,33 +216,12 @@ impl FastRvm {
             &self.set.alpha,
             self.beta,
             self.log_ml,
-            self.steps(),
+            self.events.len() - 1,
             self.converged,
         )
     }
 
-    /// Steps until convergence or [`FastSettings::max_steps`].
-    ///
-    /// # Errors
-    /// As [`FastRvm::step`].
-    pub fn run(&mut self) -> Result<RvmFit> {
-        while !self.converged && self.steps() < self.settings.max_steps {
-            self.step()?;
-        }
-        Ok(self.fit())
-    }
-
-    /// One step (seed 000 steps 3–8): re-estimate β when it is due, else act on the chosen
-    /// basis function, else re-estimate β if that would still change it, else converge.
-    /// `None` once converged.
-    ///
-    /// # Errors
-    /// [`Error::NotPositiveDefinite`] if the recomputation after a change of β meets a
-    /// singular Σ⁻¹; the model is then as before the step.
-    pub fn step(&mut self) -> Result<Option<&Event>> {
-        if self.converged {
-            return Ok(None);
-        }
+    fn advance(&mut self) -> Result<Event> {
         let step = self.events.len();
         let noise_due =
             self.settings.estimate_noise && step >= NOISE_START && (step - NOISE_START).is_multiple_of(NOISE_EVERY);
@@ -265,8 +235,8 @@ impl FastRvm {
                 None => self.finish(step, refused)?,
             }
         };
-        self.events.push(event);
-        Ok(self.events.last())
+        self.events.push(event.clone());
+        Ok(event)
     }
 
     /// Carries out `candidate` and reports it as the event of `step`.
@@ -392,9 +362,9 @@ impl FastRvm {
         MAX_BETA_TIMES_VARIANCE / self.problem.target_variance()
     }
 
-    /// Re-estimates β and recomputes everything (seed 000 step 7). The fixed point is
-    /// tried first; if it lowered L, the EM update (which cannot) is taken instead, so L
-    /// never falls from one step to the next.
+    /// Re-estimates β and recomputes everything (Tipping & Faul 2003, §4 step 7). The fixed
+    /// point is tried first; if it lowered L, the EM update (which cannot) is taken
+    /// instead, so L never falls from one step to the next.
     fn noise_step(&mut self, step: usize, refused: Vec<usize>) -> Result<Event> {
         let before = self.noise_state();
         let fit = self.noise_fit();
@@ -490,14 +460,36 @@ fn empty_log_ml(problem: &Problem, beta: f64) -> f64 {
     -0.5 * (n * (2.0 * std::f64::consts::PI).ln() - n * beta.ln() + beta * problem.targets().norm_squared())
 }
 
-impl Stepper for FastRvm {
-    fn step(&mut self) -> Result<Option<&Event>> {
-        FastRvm::step(self)
+impl Solver for FastRvm {
+    type Event = Event;
+
+    /// One step (Tipping & Faul 2003, §4 steps 3–8): re-estimate β when it is due, else act
+    /// on the chosen basis function, else re-estimate β if that would still change it, else
+    /// converge. Converged once no basis function is worth a step.
+    ///
+    /// # Errors
+    /// [`Error::NotPositiveDefinite`] if the recomputation after a change of β meets a
+    /// singular Σ⁻¹, the model then as before the step; [`Error::RunOver`] once the run has
+    /// ended.
+    fn step(&mut self) -> Result<Event> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations()));
+        }
+        self.advance()
     }
-    fn events(&self) -> &[Event] {
-        FastRvm::events(self)
+
+    fn status(&self) -> Status {
+        let steps = self.iterations();
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: steps })
+        } else if steps >= self.settings.max_steps {
+            Status::Terminated(Termination::MaxIterations { iterations: steps })
+        } else {
+            Status::Running
+        }
     }
-    fn is_converged(&self) -> bool {
-        FastRvm::is_converged(self)
+
+    fn iterations(&self) -> usize {
+        self.events.len() - 1
     }
 }

@@ -33,7 +33,7 @@ pub mod multiclass;
 pub mod sparsity;
 
 pub use classic::{ClassicRvm, ClassicSettings, Rule};
-pub use event::{Action, Event, Stepper};
+pub use event::{Action, Event};
 pub use fast::{FastRvm, FastSettings, Selection};
 
 /// The formula named when Σ⁻¹ = A + βΦᵀΦ is not positive definite (PRML 7.83).
@@ -224,6 +224,62 @@ fn residual_sq(problem: &Problem, active: &[usize], mu: &DVector<f64>) -> f64 {
         residual.axpy(-w, &problem.phi.column(m), 1.0);
     }
     residual.norm_squared()
+}
+
+/// One sweep of a classic method (regression, binary or multiclass classification), as
+/// the lecture shows it: the event of its [`crate::solver::Solver::step`].
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Sweep {
+    /// The Laplace L ≈ ln p(t|α) after the sweep ([`Mode::laplace_log_ml`]).
+    pub log_marginal_likelihood: f64,
+    /// Basis functions left.
+    pub relevant: usize,
+    /// Newton steps IRLS took for the new mode (0 for regression, whose posterior is exact).
+    pub irls_iterations: usize,
+}
+
+/// What a table comparing RVM methods reads from a run as it goes.
+pub trait RelevanceModel {
+    /// L = ln p(t|α, β) at the current α (a classifier's Laplace approximation).
+    fn log_ml(&self) -> f64;
+    /// The number of relevance vectors: basis functions with a finite α.
+    fn relevance_vectors(&self) -> usize;
+}
+
+impl RelevanceModel for FastRvm {
+    fn log_ml(&self) -> f64 {
+        FastRvm::log_ml(self)
+    }
+    fn relevance_vectors(&self) -> usize {
+        self.active().len()
+    }
+}
+
+impl RelevanceModel for ClassicRvm {
+    fn log_ml(&self) -> f64 {
+        ClassicRvm::log_ml(self)
+    }
+    fn relevance_vectors(&self) -> usize {
+        self.active().len()
+    }
+}
+
+impl RelevanceModel for classification::FastRvmClassifier {
+    fn log_ml(&self) -> f64 {
+        classification::FastRvmClassifier::log_ml(self)
+    }
+    fn relevance_vectors(&self) -> usize {
+        self.active().len()
+    }
+}
+
+impl RelevanceModel for classification::ClassicRvmClassifier {
+    fn log_ml(&self) -> f64 {
+        classification::ClassicRvmClassifier::log_ml(self)
+    }
+    fn relevance_vectors(&self) -> usize {
+        self.active().len()
+    }
 }
 
 /// The result of a fit, as the command line prints it.

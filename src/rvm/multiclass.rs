@@ -1,5 +1,5 @@
 //! The relevance vector machine for K ≥ 2 classes (PRML §7.2.3, 7.120–7.122, with §4.3.4;
-//! Tipping 2001; seed 003).
+//! Tipping 2001; PRML §7.2.3).
 //!
 //! There are K linear models aₖ = wₖᵀφ(x) (PRML 7.120; the seed prints wₖᵀx), combined by
 //! the softmax
@@ -29,12 +29,14 @@
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
+use super::Sweep;
 use super::classic::PRUNE_GAMMA;
 use super::classification::{
-    ClassifierSettings, IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, PRUNE_ALPHA, SETTLED, Sweep,
+    ClassifierSettings, IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, PRUNE_ALPHA, SETTLED,
 };
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
 use crate::linalg::CholeskyFactor;
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// The formula named when the Hessian is not positive definite (PRML 4.110 plus the prior).
 const HESSIAN: &str = "H = [Φᵀ diag(yₖ(Iₖⱼ − yⱼ)) Φ]ₖⱼ + A";
@@ -512,7 +514,7 @@ pub struct MulticlassFit {
 /// new mode by [`irls`] started from the old one. A basis function stays a relevance vector
 /// while any of its K weights is active.
 ///
-/// For a live panel, [`ClassicMulticlassRvm::sweep`] is one frame's work and
+/// For a live panel, a [`Solver::step`] is one frame's work and
 /// [`ClassicMulticlassRvm::predict_probabilities`] /
 /// [`ClassicMulticlassRvm::probabilities`] evaluate the fit from the values of the
 /// relevance vectors' basis functions alone.
@@ -626,11 +628,6 @@ impl ClassicMulticlassRvm {
         &self.history
     }
 
-    /// Whether the run has converged.
-    pub fn is_converged(&self) -> bool {
-        self.converged
-    }
-
     /// The class probabilities at an input whose relevance vectors' basis functions take
     /// the values `phi` (in the order of [`Self::relevant`]): K dot products of length |R|
     /// and a softmax.
@@ -670,28 +667,22 @@ impl ClassicMulticlassRvm {
             classes: self.classes(),
         }
     }
+}
 
-    /// Sweeps until convergence or [`ClassifierSettings::max_sweeps`].
-    ///
-    /// # Errors
-    /// As [`ClassicMulticlassRvm::sweep`].
-    pub fn run(&mut self) -> Result<MulticlassFit> {
-        while !self.converged && self.history.len() <= self.settings.max_sweeps {
-            self.sweep()?;
-        }
-        Ok(self.fit())
-    }
+impl Solver for ClassicMulticlassRvm {
+    type Event = Sweep;
 
     /// One sweep: γₖᵢ and αₖᵢ = γₖᵢ/wₖᵢ*² for every active weight (PRML 7.116), the weights
     /// with γₖᵢ < [`PRUNE_GAMMA`] or αₖᵢ > [`PRUNE_ALPHA`]‖φᵢ‖² pruned, then the mode by
-    /// [`irls`] from the old weights and L recorded. `false` once converged: no weight
-    /// pruned and no |Δ ln αₖᵢ| above [`ClassifierSettings::tolerance`].
+    /// [`irls`] from the old weights and L recorded. Converged when no weight was pruned and
+    /// no |Δ ln αₖᵢ| exceeds [`ClassifierSettings::tolerance`].
     ///
     /// # Errors
-    /// As [`irls`]; the model is then as before the sweep.
-    pub fn sweep(&mut self) -> Result<bool> {
-        if self.converged {
-            return Ok(false);
+    /// As [`irls`]; the model is then as before the sweep. [`Error::RunOver`] once the run
+    /// has ended.
+    fn step(&mut self) -> Result<Sweep> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations()));
         }
         let (alpha, pruned, change) = self.reestimate();
         let mode = irls(&self.phi, &self.labels, &alpha, &self.mode.w)?;
@@ -699,9 +690,33 @@ impl ClassicMulticlassRvm {
         self.mode = mode;
         self.record();
         self.converged = !pruned && change < self.settings.tolerance;
-        Ok(!self.converged)
+        Ok(self.history[self.history.len() - 1])
     }
 
+    fn status(&self) -> Status {
+        let sweeps = self.iterations();
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: sweeps })
+        } else if sweeps >= self.settings.max_sweeps {
+            Status::Terminated(Termination::MaxIterations { iterations: sweeps })
+        } else {
+            Status::Running
+        }
+    }
+
+    fn iterations(&self) -> usize {
+        self.history.len() - 1
+    }
+
+    /// A sweep factorises the Hessian of the P active weights (P³/3 operations): P²/1000
+    /// units, at least 1.
+    fn cost(&self) -> usize {
+        let weights = self.active_weights().len();
+        (weights * weights / 1000).max(1)
+    }
+}
+
+impl ClassicMulticlassRvm {
     /// The re-estimated α (7.116) with the pruned weights at +∞, whether any was pruned,
     /// and the largest |Δ ln αₖᵢ| of the others. Should every weight go, the one with the
     /// largest γ stays.

@@ -1,4 +1,4 @@
-//! Why the relevance vector machine is sparse (PRML §7.2.2; 002 eq 7.92–7.101).
+//! Why the relevance vector machine is sparse (PRML §7.2.2, 7.92–7.101).
 //!
 //! The log marginal likelihood L(α) = ln p(t|α) = ln N(t | 0, C) with
 //! C = β⁻¹I + Σⱼ αⱼ⁻¹φⱼφⱼᵀ splits into the part without basis vector i and the part that
@@ -67,7 +67,7 @@ impl SparsityQuality {
     }
 
     /// θ = q² − s: positive exactly when the basis vector belongs in the model
-    /// (Tipping & Faul 2003; 002 steps 4–6).
+    /// (Tipping & Faul 2003, §4 steps 4–6).
     pub fn theta(&self) -> f64 {
         self.q_squared() - self.s
     }

@@ -1,6 +1,7 @@
-//! The wasm-bindgen face of the lab: one opaque handle, [`Lab`], around an
-//! [`app::Panel`](crate::app::Panel). This is the only module that names `wasm_bindgen`,
-//! `web_sys` or `js_sys`; it converts and forwards, and holds no mathematics.
+//! The wasm-bindgen face of the lab: one opaque handle, [`Lab`], around any panel
+//! ([`crate::app::PanelModel`]), and the benchmarks of www/bench.html around the core's
+//! [`crate::problems`]. This is the only module that names `wasm_bindgen`, `web_sys` or
+//! `js_sys`; it converts and forwards, and holds no mathematics.
 //!
 //! Errors become JS `Error`s whose `message` is the English text and whose `code` and
 //! `args` let the page show the message in the reader's language.
@@ -8,19 +9,19 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use nalgebra::DVector;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use crate::app::{AnyPanel, Notice, PanelModel};
+use crate::app::lesson::LessonAction;
+use crate::app::{Notice, PanelModel, open_panel};
 use crate::backend::PageBackend;
-use crate::basis::{kernel_design, kernel_design_2d};
-use crate::data::{Sinc, TwoClass};
 use crate::error::Error;
 use crate::plot::{Labels, PlotArea};
+use crate::problems;
 use crate::rvm::classification::FastRvmClassifier;
 use crate::rvm::{FastRvm, FastSettings, Problem};
+use crate::solver::Solver;
 
 mod to_js;
 use to_js::{ToJs, set_property};
@@ -61,10 +62,11 @@ pub fn crash_for_tests() {
     panic!("deliberate panic requested by crashForTests()");
 }
 
-/// Names of the panels, for `new Lab(name)`.
+/// Names of the panels, in menu order, for `new Lab(name)`: the list of
+/// [`crate::app::PANELS`], which the page's menu and the browser tests read.
 #[wasm_bindgen(js_name = panelNames)]
 pub fn panel_names() -> Vec<String> {
-    AnyPanel::NAMES.iter().map(|s| (*s).to_owned()).collect()
+    crate::app::names().map(str::to_owned).collect()
 }
 
 /// A JS `Error` with `message`, `code` and `args` (an object of the message's values).
@@ -79,10 +81,14 @@ fn js_error(error: &Error) -> JsValue {
     js.into()
 }
 
-/// `[[key, value], …]` (strings) from JS; anything else is a `TypeError` (the page's
-/// mistake, not the reader's).
+/// A `TypeError` saying what was expected: the page's mistake, not the reader's.
+fn type_error(expected: &str) -> JsValue {
+    js_sys::TypeError::new(&format!("expected {expected}")).into()
+}
+
+/// `[[key, value], …]` (strings) from JS; anything else is a `TypeError`.
 fn string_pairs(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
-    let not_pairs = || JsValue::from(js_sys::TypeError::new("expected [[key, value], …] of strings"));
+    let not_pairs = || type_error("[[key, value], …] of strings");
     let array = value.dyn_ref::<js_sys::Array>().ok_or_else(not_pairs)?;
     array
         .iter()
@@ -96,6 +102,22 @@ fn string_pairs(value: &JsValue) -> Result<Vec<(String, String)>, JsValue> {
         .collect()
 }
 
+/// `[[x, y], …]` (numbers) from JS; anything else is a `TypeError`.
+fn number_pairs(value: &JsValue) -> Result<Vec<(f64, f64)>, JsValue> {
+    let not_pairs = || type_error("[[x, y], …] of numbers");
+    let array = value.dyn_ref::<js_sys::Array>().ok_or_else(not_pairs)?;
+    array
+        .iter()
+        .map(|pair| {
+            let pair = pair.dyn_into::<js_sys::Array>().map_err(|_| not_pairs())?;
+            match (pair.get(0).as_f64(), pair.get(1).as_f64()) {
+                (Some(x), Some(y)) => Ok((x, y)),
+                _ => Err(not_pairs()),
+            }
+        })
+        .collect()
+}
+
 fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
     result.map_err(|e| js_error(&e))
 }
@@ -103,7 +125,7 @@ fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
 /// A panel and where it was last drawn.
 #[wasm_bindgen]
 pub struct Lab {
-    panel: AnyPanel,
+    panel: Box<dyn PanelModel>,
     area: Option<PlotArea>,
     labels: Labels,
 }
@@ -113,12 +135,14 @@ impl Lab {
     /// The panel called `name` (see [`panel_names`]) with its defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str) -> Result<Lab, JsValue> {
-        Ok(Lab { panel: js_result(AnyPanel::new(name))?, area: None, labels: Labels::default() })
+        Ok(Lab { panel: js_result(open_panel(name))?, area: None, labels: Labels::default() })
     }
 
-    /// The parameters as `[{key, symbol, control: {type, …}}]`.
-    pub fn params(&self) -> JsValue {
-        self.panel.params().to_js()
+    /// `{name, params: [{key, symbol, control: {type, …}}], animated, playSpeed, pointAxes,
+    /// aspect: [wide, narrow], narrowBelow}`: what the page builds the panel's controls and
+    /// canvas from.
+    pub fn describe(&self) -> JsValue {
+        self.panel.describe().to_js()
     }
 
     /// The current value of `key` as text, or `undefined`.
@@ -140,18 +164,6 @@ impl Lab {
     /// Back to the defaults.
     pub fn reset(&mut self) -> Result<(), JsValue> {
         js_result(self.panel.reset())
-    }
-
-    /// Whether the panel takes data points (shows the add-point form).
-    #[wasm_bindgen(js_name = acceptsPoints)]
-    pub fn accepts_points(&self) -> bool {
-        self.panel.accepts_points()
-    }
-
-    /// The label keys of a data point's two coordinates (`control.<key>` on the page).
-    #[wasm_bindgen(js_name = pointAxes)]
-    pub fn point_axes(&self) -> Vec<String> {
-        self.panel.point_axes().iter().map(|k| (*k).to_owned()).collect()
     }
 
     /// Adds the data point (x, t); on error the panel is unchanged.
@@ -176,7 +188,21 @@ impl Lab {
     /// The readouts and tables as CSV text (sections of `quantity,value` and each table).
     #[wasm_bindgen(js_name = resultsCsv)]
     pub fn results_csv(&self) -> String {
-        self.panel.results_csv()
+        self.panel.report().csv()
+    }
+
+    /// A lesson step's action ([`LessonAction`]): the points `[[x, y], …]` added, then basis
+    /// function `highlight` (a number, or `null`) highlighted, then the animation run
+    /// `steps` frames on. A part the panel refuses is thrown after the steps have run; the
+    /// parts before it stay.
+    #[wasm_bindgen(js_name = applyAction)]
+    pub fn apply_action(&mut self, points: JsValue, highlight: Option<u32>, steps: u32) -> Result<(), JsValue> {
+        let action = LessonAction {
+            points: number_pairs(&points)?,
+            highlight: highlight.map(|m| m as usize),
+            steps: steps as usize,
+        };
+        js_result(action.apply(self.panel.as_mut()))
     }
 
     /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
@@ -204,21 +230,9 @@ impl Lab {
         self.panel.release();
     }
 
-    /// Whether the panel animates (shows play / pause / step).
-    #[wasm_bindgen(js_name = isAnimated)]
-    pub fn is_animated(&self) -> bool {
-        self.panel.is_animated()
-    }
-
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     pub fn step(&mut self, steps: usize) -> bool {
         self.panel.step(steps)
-    }
-
-    /// The speed slider's position when the panel opens (0 slowest … 6 fastest).
-    #[wasm_bindgen(js_name = playSpeed)]
-    pub fn play_speed(&self) -> u8 {
-        self.panel.play_speed()
     }
 
     /// One frame of the animation back; `false` if already at the first.
@@ -238,15 +252,12 @@ impl Lab {
         self.panel.work(budget)
     }
 
-    /// `[done, total]` parts of that work, or `undefined`.
-    #[wasm_bindgen(js_name = workProgress)]
-    pub fn work_progress(&self) -> Option<Vec<u32>> {
-        self.panel.work_progress().map(|(a, b)| vec![a as u32, b as u32])
-    }
-
-    /// `[shown, total]` frames of the animation, or `undefined`.
-    pub fn progress(&self) -> Option<Vec<u32>> {
-        self.panel.progress().map(|(a, b)| vec![a as u32, b as u32])
+    /// Everything shown beside the chart, at once: `{readouts: [{key, value}], tables:
+    /// [{key, columns: [key], rows: [[{label} | {number}]]}], messages: [{code, args,
+    /// warning}], legend: [{key, colour, mark}], position: [shown, last] | undefined, work:
+    /// [done, total] | undefined}`.
+    pub fn report(&self) -> JsValue {
+        self.panel.report().to_js()
     }
 
     /// The state as `[[key, value], …]` for the URL query.
@@ -263,37 +274,12 @@ impl Lab {
         Ok(notices.iter().map(notice_to_js).collect())
     }
 
-    /// The readouts as `[{key, value}]`.
-    pub fn readouts(&self) -> JsValue {
-        self.panel.readouts().to_js()
-    }
-
-    /// The tables as `[{key, columns: [key], rows: [[{label} | {number}]]}]`.
-    pub fn tables(&self) -> JsValue {
-        self.panel.tables().to_js()
-    }
-
-    /// The messages as `[{code, args: {…}, warning}]`.
-    pub fn messages(&self) -> JsValue {
-        self.panel.messages().to_js()
-    }
-
-    /// Height / width the canvas should have when it is `width` CSS pixels wide.
-    pub fn aspect(&self, width: f64) -> f64 {
-        self.panel.aspect(width)
-    }
-
     /// Sets the words drawn inside charts: `[[key, text], …]` (the page's `chart.*`
     /// strings in the current language).
     #[wasm_bindgen(js_name = setLabels)]
     pub fn set_labels(&mut self, labels: JsValue) -> Result<(), JsValue> {
         self.labels = string_pairs(&labels)?.into_iter().collect();
         Ok(())
-    }
-
-    /// The chart's series as `[{key, colour, mark}]`, for the legend.
-    pub fn legend(&self) -> JsValue {
-        self.panel.legend().to_js()
     }
 
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
@@ -322,8 +308,8 @@ impl Lab {
     }
 }
 
-/// The evidence-surface benchmark of www/bench.html: a fixed problem whose surface the
-/// page times (the timing itself is the page's; this only forwards to the core).
+/// The evidence-surface benchmark of www/bench.html: [`problems::evidence_spectrum`], whose
+/// surface the page times (the timing itself is the page's; this only forwards).
 #[wasm_bindgen]
 pub struct EvidenceBenchmark {
     spectrum: crate::evidence::Spectrum,
@@ -334,7 +320,7 @@ impl EvidenceBenchmark {
     /// `n` sinusoid points under `m` Gaussian basis functions.
     #[wasm_bindgen(constructor)]
     pub fn new(m: usize, n: usize) -> Result<EvidenceBenchmark, JsValue> {
-        Ok(EvidenceBenchmark { spectrum: js_result(crate::app::evidence::benchmark_spectrum(m, n))? })
+        Ok(EvidenceBenchmark { spectrum: js_result(problems::evidence_spectrum(m, n))? })
     }
 
     /// Computes a side × side surface over ln α ∈ [−10, 8], ln β ∈ [−6, 12] (equal steps, as
@@ -345,9 +331,8 @@ impl EvidenceBenchmark {
     }
 }
 
-/// The RVM benchmark of www/bench.html: the sinc data of [`Sinc::benchmark`] on the
-/// Gaussian kernel of width [`Sinc::KERNEL_WIDTH`] plus a bias (M = N + 1), the same problem
-/// as the native `cargo bench --bench rvm`. The page times the calls; this only forwards.
+/// The RVM benchmark of www/bench.html: [`problems::sinc_rvm`], the same problem as the
+/// native `cargo bench --bench rvm`. The page times the calls; this only forwards.
 #[wasm_bindgen]
 pub struct RvmBenchmark {
     x: Vec<f64>,
@@ -359,16 +344,14 @@ impl RvmBenchmark {
     /// `n` sinc points, their kernel design and the problem (Φᵀt, ‖φₘ‖²), made once.
     #[wasm_bindgen(constructor)]
     pub fn new(n: usize) -> Result<RvmBenchmark, JsValue> {
-        let data = js_result(Sinc::benchmark(n).generate())?;
-        let phi = js_result(kernel_design(&data.x, Sinc::KERNEL_WIDTH, true))?;
-        let problem = js_result(Problem::new(phi, DVector::from_vec(data.t)))?;
-        Ok(RvmBenchmark { x: data.x, problem: Arc::new(problem) })
+        let (x, problem) = js_result(problems::sinc_rvm(n))?;
+        Ok(RvmBenchmark { x, problem })
     }
 
     /// Builds the N × (N + 1) kernel design again; returns its last entry, so the work
     /// cannot be skipped.
     pub fn design(&self) -> Result<f64, JsValue> {
-        let phi = js_result(kernel_design(&self.x, Sinc::KERNEL_WIDTH, true))?;
+        let phi = js_result(problems::sinc_design(&self.x))?;
         Ok(phi[(phi.nrows() - 1, phi.ncols() - 1)])
     }
 
@@ -377,13 +360,13 @@ impl RvmBenchmark {
     /// iterations, converged}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
         let mut rvm = js_result(FastRvm::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        Ok(js_result(rvm.run())?.to_js())
+        js_result(rvm.run())?;
+        Ok(rvm.fit().to_js())
     }
 }
 
-/// The fast RVM classifier on two-class data in the browser, for www/bench.html: the
-/// `classifier N=…` cases of benches/rvm.rs ([`TwoClass`] with seed 1, the Gaussian
-/// kernel of width [`TwoClass::KERNEL_WIDTH`] plus a bias).
+/// The fast RVM classifier on two-class data in the browser, for www/bench.html:
+/// [`problems::two_class_rvm`], the `classifier N=…` cases of benches/rvm.rs.
 #[wasm_bindgen]
 pub struct ClassifierBenchmark {
     problem: Arc<Problem>,
@@ -394,10 +377,7 @@ impl ClassifierBenchmark {
     /// `n` two-class points, their kernel design and the problem, made once.
     #[wasm_bindgen(constructor)]
     pub fn new(n: usize) -> Result<ClassifierBenchmark, JsValue> {
-        let data = js_result(TwoClass { n, seed: 1 }.generate())?;
-        let phi = js_result(kernel_design_2d(&data.x, TwoClass::KERNEL_WIDTH, true))?;
-        let problem = js_result(Problem::new(phi, DVector::from_vec(data.t)))?;
-        Ok(ClassifierBenchmark { problem: Arc::new(problem) })
+        Ok(ClassifierBenchmark { problem: js_result(problems::two_class_rvm(n))? })
     }
 
     /// The fast classifier (default settings) from initialisation to convergence; returns
@@ -405,7 +385,8 @@ impl ClassifierBenchmark {
     /// converged, accuracy}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
         let mut rvm = js_result(FastRvmClassifier::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        Ok(js_result(rvm.run())?.to_js())
+        js_result(rvm.run())?;
+        Ok(rvm.fit().to_js())
     }
 }
 

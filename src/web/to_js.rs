@@ -4,7 +4,7 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::app::{Cell, Control, Message, ParamSpec, Readout, Table};
+use crate::app::{Cell, Control, Description, Message, ParamSpec, Readout, Report, Table};
 use crate::plot::{LegendEntry, Mark, PlotArea};
 use crate::rvm::RvmFit;
 use crate::rvm::classification::ClassificationFit;
@@ -178,6 +178,41 @@ impl ToJs for Mark {
 impl ToJs for LegendEntry {
     fn to_js(&self) -> JsValue {
         object(&[("key", self.key.to_js()), ("colour", self.colour.to_js()), ("mark", self.mark.to_js())])
+    }
+}
+
+/// `{readouts, tables, messages, legend, position: [shown, last] | undefined, work:
+/// [done, total] | undefined}`.
+impl ToJs for Report {
+    fn to_js(&self) -> JsValue {
+        object(&[
+            ("readouts", self.readouts.to_js()),
+            ("tables", self.tables.to_js()),
+            ("messages", self.messages.to_js()),
+            ("legend", self.legend.to_js()),
+            ("position", self.position.to_js()),
+            ("work", self.work.to_js()),
+        ])
+    }
+}
+
+/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, aspect: [wide,
+/// narrow], narrowBelow}`: the canvas is `aspect[0]` as high as wide, or `aspect[1]` when
+/// narrower than `narrowBelow` CSS pixels; `pointAxes` is undefined for a panel without
+/// data points.
+impl ToJs for Description {
+    fn to_js(&self) -> JsValue {
+        let layout = &self.layout;
+        let axes = self.takes_points.then(|| layout.point_axes.to_vec());
+        object(&[
+            ("name", self.name.to_js()),
+            ("params", self.params.to_js()),
+            ("animated", self.animated.to_js()),
+            ("playSpeed", f64::from(layout.play_speed).to_js()),
+            ("pointAxes", axes.to_js()),
+            ("aspect", layout.aspect.to_js()),
+            ("narrowBelow", crate::plot::NARROW.to_js()),
+        ])
     }
 }
 

@@ -5,3 +5,9 @@
 pub mod fixtures;
 pub mod softmax;
 pub mod svg;
+
+/// `solver` run to its end (it must not fail).
+pub fn finished<S: rvm_lab::solver::Solver>(mut solver: S) -> S {
+    solver.run().expect("the run ends without an error");
+    solver
+}

@@ -2,10 +2,18 @@
 // Chromium driven by playwright-core, with every request and console error recorded.
 
 import { chromium } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../www', import.meta.url));
+
+/** The panels of the lab, in menu order, as the built module lists them (its registry). */
+export async function panelNames() {
+  const glue = await import('../../www/pkg/rvm_lab.js');
+  glue.initSync({ module: readFileSync(new URL('../../www/pkg/rvm_lab_bg.wasm', import.meta.url)) });
+  return glue.panelNames();
+}
 
 export const CHROMIUM_ARGS = [
   '--headless=new',
@@ -18,9 +26,10 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Starts the server (optionally under a sub-path) and the browser. */
-export async function start({ base = '/' } = {}) {
-  const { server, url } = await serve({ root: ROOT, port: 0, base });
+/** Starts the server (optionally under a sub-path, or of another copy of the page) and the
+ *  browser. */
+export async function start({ base = '/', root = ROOT } = {}) {
+  const { server, url } = await serve({ root, port: 0, base });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,

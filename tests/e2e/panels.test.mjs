@@ -4,24 +4,33 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canvasHash, draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+import { canvasHash, draws, open, panelNames, screenPoint, settled, start, waitForDraws } from './browser.mjs';
 
-/** Each panel with a good change (key, value) and a bad value for some control. */
-const PANELS = [
-  { name: 'predictive', good: ['M', '5'], bad: ['alpha', '-2'] },
-  { name: 'basis', good: ['M', '4'], bad: ['s', '0'] },
-  { name: 'least-squares', good: ['M', '7'], bad: ['M', '100000'] },
-  { name: 'gradient-descent', good: ['rate', '0.02'], bad: ['rate', '0'] },
-  { name: 'regularisation', good: ['lambda', '2'], bad: ['lambda', '-1'] },
-  { name: 'sequential', good: ['k', '4'], bad: ['alpha', '0'] },
-  { name: 'evidence', good: ['M', '5'], bad: ['s', '-1'] },
-  { name: 'model-comparison', good: ['beta', '25'], bad: ['alpha', 'x'] },
-  { name: 'sparsity', good: ['alpha', '0.1'], bad: ['beta', '-1'] },
-  { name: 'lambda-curve', good: ['q2', '9'], bad: ['sparsity', '0'] },
-  { name: 'fast-rvm', good: ['s', '0.05'], bad: ['s', '-1'] },
-  { name: 'classification', good: ['s', '0.5'], bad: ['s', '-1'] },
-  { name: 'multiclass', good: ['s', '0.5'], bad: ['s', '-1'] },
-];
+/** A good change (key, value) and a bad value for some control of each panel. */
+const CHANGES = {
+  predictive: { good: ['M', '5'], bad: ['alpha', '-2'] },
+  basis: { good: ['M', '4'], bad: ['s', '0'] },
+  'least-squares': { good: ['M', '7'], bad: ['M', '100000'] },
+  'gradient-descent': { good: ['rate', '0.02'], bad: ['rate', '0'] },
+  regularisation: { good: ['lambda', '2'], bad: ['lambda', '-1'] },
+  sequential: { good: ['k', '4'], bad: ['alpha', '0'] },
+  evidence: { good: ['M', '5'], bad: ['s', '-1'] },
+  'model-comparison': { good: ['beta', '25'], bad: ['alpha', 'x'] },
+  sparsity: { good: ['alpha', '0.1'], bad: ['beta', '-1'] },
+  'lambda-curve': { good: ['q2', '9'], bad: ['sparsity', '0'] },
+  'fast-rvm': { good: ['s', '0.05'], bad: ['s', '-1'] },
+  classification: { good: ['s', '0.5'], bad: ['s', '-1'] },
+  multiclass: { good: ['s', '0.5'], bad: ['s', '-1'] },
+};
+
+/** Every panel the module lists (its registry, not a copy), with its changes. */
+const PANELS = (await panelNames()).map((name) => ({ name, ...CHANGES[name] }));
+
+test('every panel of the module has its changes listed here, and no other', () => {
+  assert.deepEqual(PANELS.filter((p) => !p.good).map((p) => p.name), [], 'panels without a change to test');
+  const names = PANELS.map((p) => p.name);
+  assert.deepEqual(Object.keys(CHANGES).filter((name) => !names.includes(name)), [], 'changes of no panel');
+});
 
 let env;
 before(async () => {

@@ -374,6 +374,7 @@ export default {
   'error.not-positive-definite':
     'the matrix {matrix} is not positive definite (numerically singular): regularise more (raise α) or use fewer basis functions',
   'error.not-converged': '{algorithm} did not converge in {iterations} iterations',
+  'error.run-over': 'the run is over after {iterations} steps: there is no next step',
   'lesson.label': 'Lesson',
   'lesson.none': '— none —',
   'lesson.prev': '← Previous',

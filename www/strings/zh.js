@@ -372,6 +372,7 @@ export default {
   'error.no-data': '没有数据点：N 至少为 1',
   'error.not-positive-definite': '矩阵 {matrix} 数值上非正定（奇异）：请加强正则化（增大 α）或减少基函数个数',
   'error.not-converged': '{algorithm} 在 {iterations} 次迭代内未收敛',
+  'error.run-over': '运行已在 {iterations} 步后结束：没有下一步',
   'lesson.label': '课程',
   'lesson.none': '— 无 —',
   'lesson.prev': '← 上一步',

@@ -28,8 +28,9 @@ use nalgebra::DVector;
 use super::{ClassificationFit, Mode, check_labels, irls};
 use crate::error::{Error, Result};
 use crate::rvm::active_set::{ActiveSet, Candidate};
-use crate::rvm::event::{Action, Event, Stepper};
+use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
+use crate::solver::{Solver, Status, Termination, run_over};
 
 /// The fast RVM classifier, one step at a time. Each step is an [`Event`] whose `log_ml`
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
@@ -104,16 +105,6 @@ impl FastRvmClassifier {
         &self.events
     }
 
-    /// Steps taken after the initialisation.
-    pub fn steps(&self) -> usize {
-        self.events.len() - 1
-    }
-
-    /// Whether the run has converged.
-    pub fn is_converged(&self) -> bool {
-        self.converged
-    }
-
     /// Active basis functions in model order.
     pub fn active(&self) -> &[usize] {
         &self.set.active
@@ -151,31 +142,12 @@ impl FastRvmClassifier {
             &self.set.alpha,
             &self.mode,
             self.problem.targets(),
-            self.steps(),
+            self.events.len() - 1,
             self.converged,
         )
     }
 
-    /// Steps until convergence or [`FastSettings::max_steps`].
-    ///
-    /// # Errors
-    /// As [`FastRvmClassifier::step`].
-    pub fn run(&mut self) -> Result<ClassificationFit> {
-        while !self.converged && self.steps() < self.settings.max_steps {
-            self.step()?;
-        }
-        Ok(self.fit())
-    }
-
-    /// One step: act on the basis function chosen as in the regression model, or converge
-    /// when none is worth a step; then the new mode. `None` once converged.
-    ///
-    /// # Errors
-    /// As [`irls`] for the new mode; the model is then as before the step.
-    pub fn step(&mut self) -> Result<Option<&Event>> {
-        if self.converged {
-            return Ok(None);
-        }
+    fn advance(&mut self) -> Result<Event> {
         let step = self.events.len();
         let mut refused = vec![];
         let (selection, alignment_test) = (self.settings.selection, self.settings.alignment_test);
@@ -201,8 +173,8 @@ impl FastRvmClassifier {
                 }
             }
         };
-        self.events.push(event);
-        Ok(self.events.last())
+        self.events.push(event.clone());
+        Ok(event)
     }
 
     /// Carries out `candidate`, finds the new mode and reports the event of `step`.
@@ -275,14 +247,35 @@ impl FastRvmClassifier {
     }
 }
 
-impl Stepper for FastRvmClassifier {
-    fn step(&mut self) -> Result<Option<&Event>> {
-        FastRvmClassifier::step(self)
+impl Solver for FastRvmClassifier {
+    type Event = Event;
+
+    /// One step: act on the basis function chosen as in the regression model, or converge
+    /// when none is worth a step; then the new mode. Converged once no basis function is
+    /// worth a step.
+    ///
+    /// # Errors
+    /// As [`irls`] for the new mode, the model then as before the step;
+    /// [`Error::RunOver`] once the run has ended.
+    fn step(&mut self) -> Result<Event> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations()));
+        }
+        self.advance()
     }
-    fn events(&self) -> &[Event] {
-        FastRvmClassifier::events(self)
+
+    fn status(&self) -> Status {
+        let steps = self.iterations();
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: steps })
+        } else if steps >= self.settings.max_steps {
+            Status::Terminated(Termination::MaxIterations { iterations: steps })
+        } else {
+            Status::Running
+        }
     }
-    fn is_converged(&self) -> bool {
-        FastRvmClassifier::is_converged(self)
+
+    fn iterations(&self) -> usize {
+        self.events.len() - 1
     }
 }

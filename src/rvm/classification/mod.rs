@@ -1,5 +1,5 @@
 //! The relevance vector machine for binary classification (PRML §7.2.3, 7.108–7.116;
-//! Tipping 2001; seed 003).
+//! Tipping 2001; PRML §7.2.3).
 //!
 //! The model is y(x, w) = σ(wᵀφ(x)) with targets tₙ ∈ {0, 1} and the ARD prior
 //! p(w|α) = Πᵢ N(wᵢ | 0, αᵢ⁻¹) (PRML 7.108, 7.80). The weights cannot be integrated out
@@ -14,12 +14,14 @@
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
+use super::Sweep;
 use super::classic::PRUNE_GAMMA;
 
 pub mod fast;
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
+use crate::solver::{Solver, Status, Termination, run_over};
 pub use fast::FastRvmClassifier;
 
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
@@ -272,7 +274,7 @@ pub struct ClassifierSettings {
     pub initial_alpha: f64,
     /// Converged when no |Δ ln αᵢ| exceeds this and no weight was pruned.
     pub tolerance: f64,
-    /// Most sweeps in [`ClassicRvmClassifier::run`].
+    /// Most sweeps: the run then ends [`Termination::MaxIterations`].
     pub max_sweeps: usize,
 }
 
@@ -280,17 +282,6 @@ impl Default for ClassifierSettings {
     fn default() -> Self {
         Self { initial_alpha: 1.0, tolerance: 1e-6, max_sweeps: 2000 }
     }
-}
-
-/// One sweep as the lecture shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Sweep {
-    /// The Laplace L ≈ ln p(t|α) after the sweep ([`Mode::laplace_log_ml`]).
-    pub log_marginal_likelihood: f64,
-    /// Basis functions left.
-    pub relevant: usize,
-    /// Newton steps IRLS took for the new mode.
-    pub irls_iterations: usize,
 }
 
 /// The result of a classifier fit.
@@ -411,36 +402,26 @@ impl ClassicRvmClassifier {
         &self.history
     }
 
-    /// Whether the run has converged.
-    pub fn is_converged(&self) -> bool {
-        self.converged
-    }
-
     /// The fit as it stands.
     pub fn fit(&self) -> ClassificationFit {
         ClassificationFit::new(&self.active, &self.alpha, &self.mode, &self.t, self.history.len() - 1, self.converged)
     }
+}
 
-    /// Sweeps until convergence or [`ClassifierSettings::max_sweeps`].
-    ///
-    /// # Errors
-    /// As [`ClassicRvmClassifier::sweep`].
-    pub fn run(&mut self) -> Result<ClassificationFit> {
-        while !self.converged && self.history.len() <= self.settings.max_sweeps {
-            self.sweep()?;
-        }
-        Ok(self.fit())
-    }
+impl Solver for ClassicRvmClassifier {
+    type Event = Sweep;
 
     /// One sweep: γᵢ and αᵢ = γᵢ/wᵢ*² for every remaining weight (PRML 7.116), the weights
     /// with γᵢ < [`PRUNE_GAMMA`] or αᵢ > [`PRUNE_ALPHA`]‖φᵢ‖² pruned, then the mode by
-    /// [`irls`] from the old weights and L recorded. `false` once converged.
+    /// [`irls`] from the old weights and L recorded. Converged when no weight was pruned and
+    /// no |Δ ln αᵢ| exceeds [`ClassifierSettings::tolerance`].
     ///
     /// # Errors
-    /// As [`irls`]; the model is then as before the sweep.
-    pub fn sweep(&mut self) -> Result<bool> {
-        if self.converged {
-            return Ok(false);
+    /// As [`irls`]; the model is then as before the sweep. [`Error::RunOver`] once the run
+    /// has ended.
+    fn step(&mut self) -> Result<Sweep> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations()));
         }
         let sigma = self.mode.sigma_diagonal();
         let gamma: Vec<f64> = self.alpha.iter().zip(sigma.iter()).map(|(a, s)| 1.0 - a * s).collect();
@@ -466,16 +447,32 @@ impl ClassicRvmClassifier {
         let active: Vec<usize> = keep.iter().map(|&j| self.active[j]).collect();
         let start = DVector::from_iterator(keep.len(), keep.iter().map(|&j| self.mode.w[j]));
         let mode = irls(&self.phi.select_columns(&active), &self.t, &alpha, &start)?;
-        self.history.push(Sweep {
+        let sweep = Sweep {
             log_marginal_likelihood: mode.laplace_log_ml(&alpha),
             relevant: active.len(),
             irls_iterations: mode.iterations,
-        });
+        };
+        self.history.push(sweep);
         self.active = active;
         self.alpha = alpha;
         self.mode = mode;
         self.converged = !pruned && change < self.settings.tolerance;
-        Ok(!self.converged)
+        Ok(sweep)
+    }
+
+    fn status(&self) -> Status {
+        let sweeps = self.iterations();
+        if self.converged {
+            Status::Terminated(Termination::Converged { iterations: sweeps })
+        } else if sweeps >= self.settings.max_sweeps {
+            Status::Terminated(Termination::MaxIterations { iterations: sweeps })
+        } else {
+            Status::Running
+        }
+    }
+
+    fn iterations(&self) -> usize {
+        self.history.len() - 1
     }
 }
 

@@ -1,29 +1,32 @@
-//! The "multiclass RVM" panel (F13; PRML 7.120–7.122): K = 3 classes in the plane, a
+//! The "multiclass RVM" panel (PRML 7.120–7.122): K = 3 classes in the plane, a
 //! softmax over one weight vector per class on a Gaussian kernel, one αₖᵢ per weight, fitted
 //! by classic sweeps around the Laplace mode. The class regions in shades of each class's
 //! colour, the decision boundaries, the relevance vectors ringed, and the Laplace L and the
 //! number of relevance vectors against sweep.
 //!
 //! Early sweeps factorise a Hessian of up to K(N + 1) rows, tens of milliseconds each, so
-//! the sweeps run in the background a few per frame ([`View::work`]) and every sweep's
-//! result is kept: the player steps through the sweeps computed so far.
+//! the sweeps run in the background a few per frame ([`Panel::work`]) and every sweep's
+//! result is kept ([`Recorded`]): the player steps through the sweeps computed so far.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::clock::now_ms;
-use super::groups::{ParamGroup, PointSink, assign_in, restarting_point_sink, value_in};
-use super::labelled::LabelledData;
-use super::params::{Control, ParamSpec, parse_integer, parse_real};
-use super::{Message, Panel, Readout, Settings, View};
-use crate::basis::{evenly_spaced, kernel_design_2d, kernel_expansion_on_grid};
+use crate::app::labelled::LabelledData;
+use crate::app::panel::{Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_real};
+use crate::app::replay::{Player, Recorded, Replay};
+use crate::app::report::{Message, Readout, Report};
+use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
+use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
+use crate::grid::evenly_spaced;
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::{Labels, LegendEntry, PlotArea, palette};
+use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
 use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, softmax};
+use crate::solver::Solver;
 
 /// Most data points: the first sweeps factorise a 3(N + 1)-row Hessian.
 const MAX_N: usize = 150;
@@ -34,103 +37,69 @@ const MAP_CELLS: usize = 200;
 /// The layouts with three classes.
 const LAYOUTS: &[&str] = &["triangle", "bands"];
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        key: "step",
-        symbol: "k",
-        control: Control::Steps { min: 0, max: MAX_SWEEPS as u64, presets: &[0, 1, 5, 10, 50] },
-    },
-    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } },
-];
-
-/// The data, the kernel and the sweep shown.
+/// The data and the sweep shown, and the kernel.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MulticlassSettings {
-    /// Three-class data in the plane and any placed points.
-    pub data: LabelledData,
+    /// Three-class data in the plane and any placed points, and the sweep shown.
+    pub run: RunData<LabelledData>,
     /// Kernel width s of exp(−‖x − xₙ‖²/2s²).
     pub width: f64,
-    /// The sweep shown.
-    pub k: usize,
 }
+
+/// The kernel width's control.
+const WIDTH: ParamSpec = ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } };
 
 impl Default for MulticlassSettings {
     fn default() -> Self {
-        Self { data: LabelledData::new(MixtureLayout::Triangle, LAYOUTS, 90, 1, MAX_N), width: 0.4, k: 0 }
+        let data = LabelledData::new(MixtureLayout::Triangle, LAYOUTS, 90, 1, MAX_N);
+        Self { run: RunData::new(data, MAX_SWEEPS as u64, &[0, 1, 5, 10, 50]), width: 0.4 }
     }
 }
 
 impl Settings for MulticlassSettings {
     fn params(&self) -> Vec<ParamSpec> {
-        PARAMS.iter().copied().chain(self.data.params()).collect()
+        [self.run.frame_param(), WIDTH].into_iter().chain(self.run.data.params()).collect()
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "step" => self.k = parse_integer("k", text, 0, MAX_SWEEPS as u64)? as usize,
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
-            "class" => assign_in(&mut [&mut self.data], key, text)?,
-            _ => {
-                assign_in(&mut [&mut self.data], key, text)?;
-                // New data: the run starts again.
-                self.k = 0;
-            }
+            _ => assign_in(&mut [&mut self.run], key, text)?,
         }
         Ok(())
     }
 
     fn value(&self, key: &str) -> Option<String> {
-        Some(match key {
-            "step" => self.k.to_string(),
-            "s" => self.width.to_string(),
-            _ => return value_in(&[&self.data], key),
-        })
+        match key {
+            "s" => Some(self.width.to_string()),
+            _ => value_in(&[&self.run], key),
+        }
     }
 
     fn hidden_keys(&self) -> Vec<&'static str> {
-        self.data.hidden_keys()
+        self.run.hidden_keys()
     }
 }
 
-restarting_point_sink!(MulticlassSettings);
-
 /// The run, the fit after every sweep so far, and the sweep shown.
 #[derive(Debug, Clone)]
-pub struct MulticlassView {
+pub struct MulticlassPanel {
     data: LabelledPoints,
     width: f64,
-    run: ClassicMulticlassRvm,
-    /// The fit at the start and after each sweep.
-    fits: Vec<MulticlassFit>,
-    /// The sweep shown, once computed.
-    shown: usize,
-    /// The sweep asked for (the URL's), shown once the background run reaches it.
-    wanted: usize,
-    /// Why the run stopped early, if it did.
-    failed: Option<Error>,
+    /// The sweeps so far, their fits, and the sweep shown.
+    replay: Replay<Recorded<ClassicMulticlassRvm, MulticlassFit>>,
     range: ((f64, f64), (f64, f64)),
-    /// The settings computed from, less what the view follows in place.
-    source: MulticlassSettings,
 }
 
-/// `settings` less what the view follows without recomputing: the sweep shown and the
-/// class of the next placed point.
-fn source(settings: &MulticlassSettings) -> MulticlassSettings {
-    let mut source = settings.clone();
-    source.k = 0;
-    source.data.place = 0;
-    source
-}
-
-impl MulticlassView {
-    /// Whether the run has nothing left to do.
-    fn done(&self) -> bool {
-        self.failed.is_some() || self.run.is_converged() || self.fits.len() > MAX_SWEEPS
+impl MulticlassPanel {
+    /// The fit after every sweep so far.
+    fn fits(&self) -> &[MulticlassFit] {
+        self.replay.frames().records()
     }
 
     /// The fit shown.
     fn fit(&self) -> &MulticlassFit {
-        &self.fits[self.shown]
+        &self.fits()[self.replay.shown()]
     }
 
     /// The input a column of the design is centred on (`None`: the bias, column 0).
@@ -178,8 +147,8 @@ impl MulticlassView {
     /// L (top) or the number of relevance vectors (bottom) against sweep, to the sweep
     /// shown in colour, the rest of the run so far faint.
     fn history_chart(&self, value: fn(&MulticlassFit) -> f64, y_name: (&'static str, &'static str)) -> LineChart {
-        let all: Vec<(f64, f64)> = self.fits.iter().enumerate().map(|(k, f)| (k as f64, value(f))).collect();
-        let shown = all[..=self.shown].to_vec();
+        let all: Vec<(f64, f64)> = self.fits().iter().enumerate().map(|(k, f)| (k as f64, value(f))).collect();
+        let shown = all[..=self.replay.shown()].to_vec();
         let last = all[all.len() - 1].1;
         LineChart {
             x_range: (0.0, ((all.len() - 1) as f64).max(1.0)),
@@ -189,34 +158,29 @@ impl MulticlassView {
             title: None,
             curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(shown, palette::MEAN, 2.0)],
             points: vec![],
-            marker: Some(self.shown as f64),
+            marker: Some(self.replay.shown() as f64),
         }
     }
 }
 
-impl View for MulticlassView {
+impl Panel for MulticlassPanel {
+    const NAME: &'static str = "multiclass";
     type Settings = MulticlassSettings;
+    /// A sweep every other frame.
+    const LAYOUT: Layout = Layout { aspect: (0.6, 1.9), point_axes: ["x1", "x2"], play_speed: 2 };
+    const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     fn compute(settings: &MulticlassSettings) -> Result<Self> {
-        let data = settings.data.points()?;
+        let data = settings.run.data.points()?;
         if data.x.is_empty() {
             return Err(Error::NoData);
         }
         let design = kernel_design_2d(&data.x, settings.width, true)?;
-        let classes = settings.data.classes();
+        let classes = settings.run.data.classes();
         let run = ClassicMulticlassRvm::new(design, &data.t, classes, ClassifierSettings::default())?;
-        let fits = vec![run.fit()];
-        Ok(Self {
-            range: square_around(&data.x),
-            data,
-            width: settings.width,
-            run,
-            fits,
-            shown: 0,
-            wanted: settings.k,
-            failed: None,
-            source: source(settings),
-        })
+        let sweeps = Recorded::new(run, MAX_SWEEPS, ClassicMulticlassRvm::fit);
+        let replay = Replay::new(sweeps, Some(FRAME_KEY), settings.run.frame);
+        Ok(Self { range: square_around(&data.x), data, width: settings.width, replay })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -237,113 +201,54 @@ impl View for MulticlassView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.6, 1.9);
-    const POINT_AXES: [&'static str; 2] = ["x1", "x2"];
-
-    fn data_points(settings: &mut MulticlassSettings) -> Option<&mut dyn PointSink> {
-        Some(settings)
-    }
-
-    fn legend(&self) -> Vec<LegendEntry> {
-        crate::plot::classes::legend(self.fit().classes)
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
+    fn report(&self) -> Report {
         let fit = self.fit();
         let active = fit.alpha.iter().flatten().filter(|a| a.is_some()).count();
-        vec![
-            Readout { key: "sweep", value: self.shown as f64 },
+        let readouts = vec![
+            Readout { key: "sweep", value: self.replay.shown() as f64 },
             Readout { key: "relevance-vectors", value: fit.relevant.len() as f64 },
             Readout { key: "active-weights", value: active as f64 },
             Readout { key: "laplace-log-ml", value: fit.log_marginal_likelihood },
             Readout { key: "accuracy", value: fit.accuracy },
-        ]
-    }
-
-    fn messages(&self) -> Vec<Message> {
+        ];
+        let sweeps = self.replay.frames();
         let mut messages = vec![];
-        if let Some(error) = &self.failed {
+        if let Some(error) = sweeps.failure() {
             messages.push(Message::warning("run-failed", [("reason", error.to_string())]));
-        } else if self.done() && !self.run.is_converged() {
+        } else if sweeps.run().is_done() && !sweeps.run().run().status().termination().is_some_and(|t| t.converged()) {
             messages.push(Message::warning("not-converged-sweeps", [("sweeps", MAX_SWEEPS.to_string())]));
         }
-        messages
+        Report { readouts, messages, legend: crate::plot::classes::legend(fit.classes), ..Report::default() }
     }
 
-    fn is_animated(&self) -> bool {
-        true
+    fn data_points(settings: &mut MulticlassSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.run)
     }
 
-    /// Another sweep or the class of the next placed point: the sweeps computed so far stay.
-    fn follow(&mut self, settings: &MulticlassSettings) -> bool {
-        if source(settings) != self.source {
-            return false;
-        }
-        self.wanted = settings.k;
-        self.shown = self.wanted.min(self.fits.len() - 1);
-        true
+    fn player(&self) -> Option<&dyn Player> {
+        Some(&self.replay)
     }
 
-    /// A sweep every other frame.
-    const PLAY_SPEED: u8 = 2;
-
-    fn step(&mut self, steps: usize) -> bool {
-        self.shown = (self.shown + steps).min(self.fits.len() - 1);
-        self.wanted = self.shown;
-        self.shown + 1 < self.fits.len() || !self.done()
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        Some(&mut self.replay)
     }
 
-    fn step_back(&mut self) -> bool {
-        if self.shown == 0 {
-            return false;
-        }
-        self.shown -= 1;
-        self.wanted = self.shown;
-        true
-    }
-
-    fn rewind(&mut self) {
-        self.shown = 0;
-        self.wanted = 0;
-    }
-
-    fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("step", self.shown.to_string()))
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.shown, self.fits.len() - 1))
-    }
-
-    /// Sweeps for about `budget` units, a sweep with P active weights costing P²/1000
-    /// (its Cholesky factor is P³/3 operations, and the budget adapts to the frame).
+    /// Sweeps for about `budget` units of [`Solver::cost`], the sweep asked for shown once
+    /// it is computed.
     fn work(&mut self, budget: usize) -> bool {
-        let mut spent = 0;
-        let start = now_ms();
-        while !self.done() && (spent == 0 || spent < budget) {
-            let weights = self.run.active_weights().len();
-            spent += (weights * weights / 1000).max(1);
-            match self.run.sweep() {
-                Ok(_) => self.fits.push(self.run.fit()),
-                Err(error) => self.failed = Some(error),
-            }
-            // Never more than a frame, whatever the budget says.
-            if now_ms() - start > 12.0 {
-                break;
-            }
-        }
-        self.shown = self.wanted.min(self.fits.len() - 1);
-        !self.done()
+        let more = self.replay.frames_mut().extend(budget);
+        self.replay.catch_up();
+        more
     }
 
+    /// Sweeps so far, out of twice as many while it runs (the run's length is unknown).
     fn work_progress(&self) -> Option<(usize, usize)> {
-        let total = if self.done() { self.fits.len() - 1 } else { (self.fits.len() * 2).min(MAX_SWEEPS) };
-        Some((self.fits.len() - 1, total.max(1)))
+        let sweeps = self.fits().len() - 1;
+        let done = self.replay.frames().run().is_done();
+        let total = if done { sweeps } else { (self.fits().len() * 2).min(MAX_SWEEPS) };
+        Some((sweeps, total.max(1)))
     }
 }
-
-/// The panel.
-pub type MulticlassPanel = Panel<MulticlassView>;
 
 #[cfg(test)]
 mod tests {
@@ -351,17 +256,18 @@ mod tests {
 
     #[test]
     fn sweeps_run_in_the_background_and_the_cursor_waits_for_them() {
-        let settings = MulticlassSettings { k: 5, ..MulticlassSettings::default() };
-        let mut view = MulticlassView::compute(&settings).unwrap();
-        assert_eq!(view.shown, 0, "sweep 5 is not computed yet");
+        let mut settings = MulticlassSettings::default();
+        settings.run.frame = 5;
+        let mut view = MulticlassPanel::compute(&settings).unwrap();
+        assert_eq!(view.replay.shown(), 0, "sweep 5 is not computed yet");
         while view.work(1_000_000) {}
-        assert!(view.run.is_converged());
-        assert_eq!(view.shown, 5);
-        let last = view.fits.last().unwrap();
+        assert!(view.replay.frames().run().run().status().termination().is_some_and(|t| t.converged()));
+        assert_eq!(view.replay.shown(), 5);
+        let last = view.fits().last().unwrap();
         assert!(last.accuracy > 0.85, "{last:?}");
         assert!(last.relevant.len() < 15, "{last:?}");
-        assert!(!view.step(1_000_000));
-        assert_eq!(view.shown, view.fits.len() - 1);
+        assert!(!view.replay.step(1_000_000));
+        assert_eq!(view.replay.shown(), view.fits().len() - 1);
         let map = view.map();
         let total: f64 = (0..3).map(|k| map.probabilities[k][1234]).sum();
         assert!((total - 1.0).abs() < 1e-12);

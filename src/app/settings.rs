@@ -1,11 +1,38 @@
-//! Groups of parameters that several panels share: the built-in data and the basis.
-//! A panel's [`Settings`](super::Settings) holds the groups it needs and asks each in
-//! turn whether a key is its own.
+//! What the user sets on a panel ([`Settings`]), and the groups of parameters several
+//! panels share: the built-in data, the basis, the precisions, and the data of a stepping
+//! panel together with the frame shown ([`RunData`]). A panel's settings hold the groups it
+//! needs and ask each in turn whether a key is its own.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
 use crate::data::{Dataset, MAX_POINTS, Sinusoid};
 use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
+
+/// What the user set on a panel, addressable by parameter key (as in the URL).
+pub trait Settings: Clone + Default {
+    /// The visible parameters, in display order.
+    fn params(&self) -> Vec<ParamSpec>;
+    /// Sets `key` from text, checking the value on its own.
+    ///
+    /// # Errors
+    /// A parse or range error, or [`Error::UnknownParameter`].
+    fn assign(&mut self, key: &str, text: &str) -> Result<()>;
+    /// The value of `key` as text, in the format [`Settings::assign`] reads.
+    fn value(&self, key: &str) -> Option<String>;
+    /// Keys that are part of the state without a control (e.g. clicked points), when set.
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        vec![]
+    }
+    /// Whether `key` matters in this state (the page greys out the others).
+    fn is_active(&self, _key: &str) -> bool {
+        true
+    }
+    /// Every key with its value: the visible parameters, then the hidden ones (the URL).
+    fn value_list(&self) -> Vec<(String, String)> {
+        let keys = self.params().into_iter().map(|p| p.key).chain(self.hidden_keys());
+        keys.filter_map(|k| Some((k.to_owned(), self.value(k)?))).collect()
+    }
+}
 
 /// A set of parameters with their own keys.
 pub trait ParamGroup {
@@ -15,6 +42,15 @@ pub trait ParamGroup {
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>>;
     /// The value of `key` as text; `None` if the key is not the group's.
     fn value(&self, key: &str) -> Option<String>;
+    /// The group's keys without a control (e.g. clicked points), when set.
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        vec![]
+    }
+    /// Whether a change of `key` changes the data a run is computed from (so that a
+    /// stepping panel starts again); `false` for e.g. the class of the next point.
+    fn changes_data(&self, _key: &str) -> bool {
+        true
+    }
 }
 
 /// Inputs shown, and the domain over which bases are spread.
@@ -54,32 +90,6 @@ pub trait PointSink {
     /// Whatever generating the data refuses.
     fn to_csv(&self) -> Result<String>;
 }
-
-/// [`PointSink`] for the settings of a stepping panel: its `data` take the points, and any
-/// change to them starts the run again (its shown step `k` back to 0). A click on the chart
-/// and the add-point form (the keyboard path) both come here, and so does a CSV import.
-macro_rules! restarting_point_sink {
-    ($settings:ty) => {
-        impl $crate::app::groups::PointSink for $settings {
-            fn add_point(&mut self, x: f64, y: f64) -> $crate::Result<()> {
-                self.data.add_point(x, y)?;
-                self.k = 0;
-                Ok(())
-            }
-
-            fn import_csv(&mut self, text: &str) -> $crate::Result<()> {
-                self.data.import_csv(text)?;
-                self.k = 0;
-                Ok(())
-            }
-
-            fn to_csv(&self) -> $crate::Result<String> {
-                self.data.to_csv()
-            }
-        }
-    };
-}
-pub(crate) use restarting_point_sink;
 
 /// The columns of regression data.
 const XT: [&str; 2] = ["x", "t"];
@@ -172,11 +182,6 @@ impl DataParams {
         self.extra.push(((x * scale).round() / scale, (t * scale).round() / scale));
         Ok(())
     }
-
-    /// The hidden key of the added points, when there are any.
-    pub fn hidden_keys(&self) -> Vec<&'static str> {
-        if self.extra.is_empty() { vec![] } else { vec![POINTS_KEY] }
-    }
 }
 
 const DATA_PARAMS: &[ParamSpec] = &[
@@ -209,6 +214,11 @@ impl ParamGroup for DataParams {
             POINTS_KEY => self.extra.iter().map(|(x, t)| format!("{x}:{t}")).collect::<Vec<_>>().join(","),
             _ => return None,
         })
+    }
+
+    /// The key of the added points, when there are any.
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        if self.extra.is_empty() { vec![] } else { vec![POINTS_KEY] }
     }
 }
 
@@ -358,31 +368,12 @@ impl ParamGroup for PrecisionParams {
     }
 }
 
-/// The three accessors of [`ModelSettings`] for a settings struct with fields `basis`
-/// and `data`.
-macro_rules! model_groups {
-    () => {
-        fn basis(&self) -> &$crate::app::groups::BasisParams {
-            &self.basis
-        }
-        fn data(&self) -> &$crate::app::groups::DataParams {
-            &self.data
-        }
-        fn groups_mut(&mut self) -> (&mut $crate::app::groups::BasisParams, &mut $crate::app::groups::DataParams) {
-            (&mut self.basis, &mut self.data)
-        }
-    };
-}
-pub(crate) use model_groups;
-
 /// Settings made of a basis, the data, and a panel's own parameters (shown between the
-/// two). Every such type is a [`Settings`](super::Settings) through the impl below, so
-/// the panels write only what is their own.
+/// two). Every such type is a [`Settings`] through the impl below, so the panels write only
+/// what is their own.
 pub trait ModelSettings: Clone + Default {
-    /// The basis group.
-    fn basis(&self) -> &BasisParams;
-    /// The data group.
-    fn data(&self) -> &DataParams;
+    /// The basis group and the data group.
+    fn groups(&self) -> (&BasisParams, &DataParams);
     /// Both groups, mutably.
     fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams);
     /// The panel's own parameters.
@@ -405,11 +396,12 @@ pub trait ModelSettings: Clone + Default {
     fn basis_changed(&mut self) {}
 }
 
-impl<T: ModelSettings> super::Settings for T {
+impl<T: ModelSettings> Settings for T {
     fn params(&self) -> Vec<ParamSpec> {
-        let mut params = self.basis().params();
+        let (basis, data) = self.groups();
+        let mut params = basis.params();
         params.extend(self.own_params());
-        params.extend(self.data().params());
+        params.extend(data.params());
         params
     }
 
@@ -427,17 +419,102 @@ impl<T: ModelSettings> super::Settings for T {
     }
 
     fn value(&self, key: &str) -> Option<String> {
-        self.value_own(key).or_else(|| value_in(&[self.basis(), self.data()], key))
+        let (basis, data) = self.groups();
+        self.value_own(key).or_else(|| value_in(&[basis, data], key))
     }
 
     fn hidden_keys(&self) -> Vec<&'static str> {
-        let mut keys = self.data().hidden_keys();
+        let mut keys = self.groups().1.hidden_keys();
         keys.extend(self.hidden_own());
         keys
     }
 
     fn is_active(&self, key: &str) -> bool {
-        self.basis().is_active(key)
+        self.groups().0.is_active(key)
+    }
+}
+
+/// The data a stepping panel's run is computed from, and the frame of the run shown
+/// (`step` in the URL). A change of the data — a key of theirs, a clicked point, the
+/// add-point form, a CSV — starts the run again at frame 0; the frame is followed in place
+/// ([`super::panel::Panel::FOLLOWS`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunData<D> {
+    /// The data.
+    pub data: D,
+    /// The frame shown.
+    pub frame: usize,
+    /// The frame's control: its range and the values offered as buttons.
+    frame_spec: ParamSpec,
+}
+
+/// Key of the frame shown.
+pub const FRAME_KEY: &str = "step";
+
+impl<D> RunData<D> {
+    /// `data` at frame 0, the frame set on a slider over 0..=`max` with buttons for
+    /// `presets`.
+    pub fn new(data: D, max: u64, presets: &'static [u64]) -> Self {
+        let control = Control::Steps { min: 0, max, presets };
+        Self { data, frame: 0, frame_spec: ParamSpec { key: FRAME_KEY, symbol: "k", control } }
+    }
+
+    /// The frame's parameter.
+    pub fn frame_param(&self) -> ParamSpec {
+        self.frame_spec
+    }
+
+    /// The largest frame the setting admits.
+    fn max_frame(&self) -> u64 {
+        match self.frame_spec.control {
+            Control::Steps { max, .. } => max,
+            _ => u64::MAX,
+        }
+    }
+}
+
+impl<D: ParamGroup> ParamGroup for RunData<D> {
+    /// The frame, then the data's.
+    fn params(&self) -> Vec<ParamSpec> {
+        std::iter::once(self.frame_spec).chain(self.data.params()).collect()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        if key == FRAME_KEY {
+            let frame = parse_integer(self.frame_spec.symbol, text, 0, self.max_frame());
+            return Some(frame.map(|k| self.frame = k as usize));
+        }
+        let result = self.data.assign(key, text)?;
+        if result.is_ok() && self.data.changes_data(key) {
+            self.frame = 0;
+        }
+        Some(result)
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        if key == FRAME_KEY { Some(self.frame.to_string()) } else { self.data.value(key) }
+    }
+
+    fn hidden_keys(&self) -> Vec<&'static str> {
+        self.data.hidden_keys()
+    }
+}
+
+impl<D: PointSink> PointSink for RunData<D> {
+    fn add_point(&mut self, x: f64, y: f64) -> Result<()> {
+        self.data.add_point(x, y)?;
+        self.frame = 0;
+        Ok(())
+    }
+
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.data.import_csv(text)?;
+        self.frame = 0;
+        Ok(())
+    }
+
+    fn to_csv(&self) -> Result<String> {
+        self.data.to_csv()
     }
 }
 

@@ -1,4 +1,4 @@
-//! The sparsity panel (F10, PRML Fig 7.10): two observations, one basis vector. Left, the
+//! The sparsity panel (PRML Fig 7.10): two observations, one basis vector. Left, the
 //! (t₁, t₂) plane: the target t, the basis vector φ, the noise circle of radius β^{-1/2} and
 //! the ellipse of C = β⁻¹I + α⁻¹φφᵀ at unit Mahalanobis distance; a press moves t or the tip
 //! of φ, whichever is nearer, and a drag carries it. Right, ln p(t|α) against ln α
@@ -8,10 +8,12 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::params::{Control, ParamSpec, parse_real, parse_toggle, rounded, toggle_text};
-use super::{Grab, Message, Panel, Readout, Settings, View};
+use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, rounded, toggle_text};
+use crate::app::report::{Message, Readout, Report};
+use crate::app::scene::LambdaCurve;
+use crate::app::settings::Settings;
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::lambda::LambdaChart;
 use crate::plot::target_space::TargetSpaceChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::sparsity::{SparsityQuality, TwoPointModel};
@@ -108,14 +110,14 @@ impl Settings for SparsitySettings {
 
 /// The model, its evidence at the current α and the ellipse.
 #[derive(Debug, Clone)]
-pub struct SparsityView {
+pub struct SparsityPanel {
     model: TwoPointModel,
     alpha: f64,
     log_evidence: f64,
     ellipse: Vec<(f64, f64)>,
 }
 
-impl SparsityView {
+impl SparsityPanel {
     /// The model of the plane.
     pub fn model(&self) -> &TwoPointModel {
         &self.model
@@ -146,13 +148,13 @@ impl SparsityView {
     }
 
     /// ln p(t|α) = ln p(t|∞) + λ(α) against ln α (PRML 7.96).
-    fn evidence_chart(&self) -> LambdaChart {
-        LambdaChart {
+    fn evidence_chart(&self) -> LambdaCurve {
+        LambdaCurve {
             current: Some(self.alpha),
             title: Some(("evidence-curve", "ln p(t|∞) + λ(α)")),
             offset: self.model.log_evidence_without_basis(),
             y_name: ("log-p-alpha", "ln p(t|α)"),
-            ..LambdaChart::new(self.sparsity_quality())
+            ..LambdaCurve::new(self.sparsity_quality())
         }
     }
 }
@@ -163,8 +165,10 @@ pub(super) fn verdict(sq: &SparsityQuality) -> Message {
     Message { code: code.into(), args: Vec::new(), warning: false }
 }
 
-impl View for SparsityView {
+impl Panel for SparsityPanel {
+    const NAME: &'static str = "sparsity";
     type Settings = SparsitySettings;
+    const LAYOUT: Layout = Layout { aspect: (0.5, 1.9), ..Layout::DEFAULT };
 
     fn compute(settings: &SparsitySettings) -> Result<Self> {
         let model = TwoPointModel::new(settings.target, settings.basis, settings.beta)?;
@@ -177,40 +181,12 @@ impl View for SparsityView {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         let (left, right) = crate::plot::split_pair(root, scale, 0.5);
         let area = self.plane().draw(&left, scale, labels)?;
-        self.evidence_chart().draw(&right, scale, labels)?;
+        self.evidence_chart().chart()?.draw(&right, scale, labels)?;
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.5, 1.9);
-
-    fn legend(&self) -> Vec<LegendEntry> {
-        vec![
-            LegendEntry { key: "ellipse", colour: "#d55e00", mark: Mark::Line },
-            LegendEntry { key: "noise-circle", colour: "#009e73", mark: Mark::Dashed },
-            LegendEntry { key: "target", colour: "#222222", mark: Mark::Dot },
-            LegendEntry { key: "basis-vector", colour: "#0072b2", mark: Mark::Line },
-            LegendEntry { key: "log-p-curve", colour: "#222222", mark: Mark::Line },
-            LegendEntry { key: "alpha-star", colour: "#d55e00", mark: Mark::Dot },
-            LegendEntry { key: "current-alpha", colour: "#8f8f8f", mark: Mark::Line },
-            LegendEntry { key: "pruned-level", colour: "#888888", mark: Mark::Dashed },
-        ]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        let sq = self.sparsity_quality();
-        let best = self.model.log_evidence_without_basis() + sq.max_lambda();
-        vec![
-            Readout { key: "log-p-alpha", value: self.log_evidence },
-            Readout { key: "p-alpha", value: self.log_evidence.exp() },
-            Readout { key: "sparsity", value: sq.s },
-            Readout { key: "quality-squared", value: sq.q_squared() },
-            Readout { key: "alpha-star", value: sq.optimal_alpha().unwrap_or(f64::INFINITY) },
-            Readout { key: "log-p-best", value: best },
-        ]
-    }
-
-    fn messages(&self) -> Vec<Message> {
-        vec![verdict(&self.sparsity_quality())]
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
     }
 
     /// Moves t or the tip of φ, whichever is nearer, to (x, y) and grabs it (0: t, 1: φ).
@@ -233,18 +209,51 @@ impl View for SparsityView {
     }
 }
 
-/// The sparsity panel.
-pub type SparsityPanel = Panel<SparsityView>;
+impl SparsityPanel {
+    /// The chart's series, for the page's legend.
+    fn legend(&self) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry { key: "ellipse", colour: "#d55e00", mark: Mark::Line },
+            LegendEntry { key: "noise-circle", colour: "#009e73", mark: Mark::Dashed },
+            LegendEntry { key: "target", colour: "#222222", mark: Mark::Dot },
+            LegendEntry { key: "basis-vector", colour: "#0072b2", mark: Mark::Line },
+            LegendEntry { key: "log-p-curve", colour: "#222222", mark: Mark::Line },
+            LegendEntry { key: "alpha-star", colour: "#d55e00", mark: Mark::Dot },
+            LegendEntry { key: "current-alpha", colour: "#8f8f8f", mark: Mark::Line },
+            LegendEntry { key: "pruned-level", colour: "#888888", mark: Mark::Dashed },
+        ]
+    }
+
+    /// The numbers beside the chart.
+    fn readouts(&self) -> Vec<Readout> {
+        let sq = self.sparsity_quality();
+        let best = self.model.log_evidence_without_basis() + sq.max_lambda();
+        vec![
+            Readout { key: "log-p-alpha", value: self.log_evidence },
+            Readout { key: "p-alpha", value: self.log_evidence.exp() },
+            Readout { key: "sparsity", value: sq.s },
+            Readout { key: "quality-squared", value: sq.q_squared() },
+            Readout { key: "alpha-star", value: sq.optimal_alpha().unwrap_or(f64::INFINITY) },
+            Readout { key: "log-p-best", value: best },
+        ]
+    }
+
+    /// Notes on the state (e.g. "diverged at iteration k").
+    fn messages(&self) -> Vec<Message> {
+        vec![verdict(&self.sparsity_quality())]
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn the_defaults_keep_phi_with_a_finite_alpha() {
-        let panel = SparsityPanel::try_default().unwrap();
-        let r = panel.readouts();
+        let panel = Live::<SparsityPanel>::try_default().unwrap();
+        let r = panel.report().readouts;
         let value = |key: &str| r.iter().find(|x| x.key == key).unwrap().value;
         // s = β‖φ‖² = 4·1.25, q = βφᵀt = 4·1.6, α* = s²/(q² − s) (PRML 7.101).
         assert!((value("sparsity") - 5.0).abs() < 1e-12);
@@ -252,27 +261,27 @@ mod tests {
         assert!((value("alpha-star") - 25.0 / 35.96).abs() < 1e-12);
         assert!(value("log-p-best") > value("log-p-alpha"), "α = 5 is not the best α");
         assert!((value("p-alpha") - value("log-p-alpha").exp()).abs() < 1e-15);
-        assert_eq!(panel.messages()[0].code, "sparsity-kept");
+        assert_eq!(panel.report().messages[0].code, "sparsity-kept");
     }
 
     #[test]
     fn pruning_gives_the_noise_only_model() {
-        let mut panel = SparsityPanel::try_default().unwrap();
+        let mut panel = Live::<SparsityPanel>::try_default().unwrap();
         panel.set("pruned", "1").unwrap();
         assert!(!panel.is_active("alpha"));
-        let model = panel.view().model();
-        assert_eq!(panel.view().log_evidence(), model.log_evidence(f64::INFINITY).unwrap());
+        let model = panel.panel().model();
+        assert_eq!(panel.panel().log_evidence(), model.log_evidence(f64::INFINITY).unwrap());
         // A target orthogonal to φ: the most probable α is ∞.
         panel.set("t1", "-0.5").unwrap();
         panel.set("t2", "1").unwrap();
-        let alpha_star = panel.readouts().iter().find(|r| r.key == "alpha-star").unwrap().value;
+        let alpha_star = panel.report().readouts.iter().find(|r| r.key == "alpha-star").unwrap().value;
         assert_eq!(alpha_star, f64::INFINITY);
-        assert_eq!(panel.messages()[0].code, "sparsity-pruned");
+        assert_eq!(panel.report().messages[0].code, "sparsity-pruned");
     }
 
     #[test]
     fn a_press_moves_the_nearer_of_t_and_phi_and_a_drag_carries_it() {
-        let mut panel = SparsityPanel::try_default().unwrap();
+        let mut panel = Live::<SparsityPanel>::try_default().unwrap();
         // t = (1, 1.2), φ = (1, 0.5): (1.1, 0.4) is nearer φ.
         assert!(panel.press(1.1, 0.4).unwrap());
         assert_eq!(panel.settings().basis, [1.1, 0.4]);
@@ -284,14 +293,14 @@ mod tests {
         assert_eq!(panel.settings().target, [1.2, 1.4]);
         let query = panel.query();
         assert!(query.contains(&("phi2".into(), "-0.3".into())) && query.contains(&("t1".into(), "1.2".into())));
-        let mut copy = SparsityPanel::try_default().unwrap();
+        let mut copy = Live::<SparsityPanel>::try_default().unwrap();
         assert!(copy.apply_query(&query).is_empty());
         assert_eq!(copy.settings(), panel.settings());
     }
 
     #[test]
     fn bad_values_are_refused_and_the_state_kept() {
-        let mut panel = SparsityPanel::try_default().unwrap();
+        let mut panel = Live::<SparsityPanel>::try_default().unwrap();
         let before = panel.query();
         assert_eq!(panel.set("beta", "-1").unwrap_err().to_string(), "β must be > 0, but is -1");
         assert_eq!(panel.set("alpha", "0").unwrap_err().code(), "out-of-range");

@@ -1,21 +1,24 @@
-//! The evidence panel (F6, F7; 001 eq 27–45, 004): ln p(t|α,β) as a landscape over
-//! (ln α, ln β), with the re-estimation schemes walking uphill on it — α with β fixed, β
-//! with α fixed, both (001 eq 40, 43, 45) and EM (PRML 9.63) — from a start the student
-//! clicks, and the surface's own maximum marked.
+//! The evidence panel (lecture notes on linear models, eq 27–45, 004): ln p(t|α,β) as a
+//! landscape over (ln α, ln β), with the re-estimation schemes walking uphill on it — α
+//! with β fixed, β with α fixed, both (lecture notes on linear models, eq 40, 43, 45) and
+//! EM (PRML 9.63) — from a start the student clicks, and the surface's own maximum marked.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ModelSettings, model_groups};
-use super::params::{ParamSpec, parse_real};
-use super::{Cell, Grab, Message, Panel, Readout, Table, View};
+use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::params::{ParamSpec, parse_real};
+use crate::app::replay::{Player, Replay};
+use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::settings::{BasisParams, DataParams, ModelSettings};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Hyperparameters;
 use crate::error::Result;
-use crate::evidence::{Evaluation, EvidenceGrid, Reestimation, Scheme, Spectrum, Termination};
+use crate::evidence::{Evaluation, EvidenceGrid, Reestimation, Scheme, Spectrum};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{SurfaceChart, SurfacePath};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, split_pair};
+use crate::solver::{Solver, Termination};
 
 /// Colours of the four schemes: α only, β only, both, EM.
 const COLOURS: [RGBColor; 4] =
@@ -56,10 +59,18 @@ impl Default for EvidenceSettings {
 }
 
 impl ModelSettings for EvidenceSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+
     fn own_params(&self) -> Vec<ParamSpec> {
         vec![]
     }
+
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         (key == START_KEY).then(|| {
             let (a, b) = text
@@ -69,9 +80,11 @@ impl ModelSettings for EvidenceSettings {
             Ok(())
         })
     }
+
     fn value_own(&self, key: &str) -> Option<String> {
         (key == START_KEY).then(|| format!("{}:{}", self.start.0, self.start.1))
     }
+
     fn hidden_own(&self) -> Vec<&'static str> {
         vec![START_KEY]
     }
@@ -79,20 +92,20 @@ impl ModelSettings for EvidenceSettings {
 
 /// The surface, the four runs and how far the animation has got.
 #[derive(Debug, Clone)]
-pub struct EvidenceView {
+pub struct EvidencePanel {
     grid: EvidenceGrid,
     /// The band edges traced as lines, once per change (not per frame).
     contours: Vec<Vec<(f64, f64)>>,
-    runs: Vec<Reestimation>,
-    shown: usize,
+    /// The four runs (α only, β only, both, EM) to their ends, and the iteration shown.
+    replay: Replay<Vec<Reestimation>>,
     n: usize,
     m: usize,
 }
 
-impl EvidenceView {
+impl EvidencePanel {
     /// The four runs: α only, β only, both, EM.
     pub fn runs(&self) -> &[Reestimation] {
-        &self.runs
+        self.replay.frames()
     }
 
     /// The surface and its largest cell.
@@ -100,22 +113,18 @@ impl EvidenceView {
         &self.grid
     }
 
-    fn longest(&self) -> usize {
-        self.runs.iter().map(Reestimation::iteration).max().unwrap_or(0)
-    }
-
     /// Run `k` at the frame shown: its step (it may have stopped earlier) and that iterate.
     fn shown_at(&self, k: usize) -> (usize, Evaluation) {
-        let path = self.runs[k].path();
+        let path = self.runs()[k].path();
         // A path always holds its start, so it is never empty.
-        let step = self.shown.min(path.len() - 1);
+        let step = self.replay.shown().min(path.len() - 1);
         (step, path[step])
     }
 
     /// Run `k`'s (ln α, ln β, ln p) up to the frame shown.
     fn visible(&self, k: usize) -> impl Iterator<Item = (f64, f64, f64)> + '_ {
-        let path = self.runs[k].path();
-        path[..(self.shown + 1).min(path.len())].iter().map(|e| (e.alpha.ln(), e.beta.ln(), e.log_evidence))
+        let path = self.runs()[k].path();
+        path[..(self.replay.shown() + 1).min(path.len())].iter().map(|e| (e.alpha.ln(), e.beta.ln(), e.log_evidence))
     }
 
     fn surface_chart(&self) -> SurfaceChart {
@@ -149,9 +158,9 @@ impl EvidenceView {
             })
             .collect();
         let top = self.grid.argmax.log_evidence;
-        let values = self.runs.iter().flat_map(|r| r.path().iter().map(|e| e.log_evidence));
+        let values = self.runs().iter().flat_map(|r| r.path().iter().map(|e| e.log_evidence));
         let (lo, hi) = widen(values, (top, top), 0.0);
-        let shown = self.longest().clamp(1, 40) as f64;
+        let shown = self.replay.position().1.clamp(1, 40) as f64;
         LineChart {
             x_range: (0.0, shown),
             y_range: (lo.max(top - 60.0) - 1.0, hi.max(top) + 1.0),
@@ -165,8 +174,10 @@ impl EvidenceView {
     }
 }
 
-impl View for EvidenceView {
+impl Panel for EvidencePanel {
+    const NAME: &'static str = "evidence";
     type Settings = EvidenceSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.55, 1.8), ..Layout::DEFAULT };
 
     fn compute(settings: &EvidenceSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
@@ -179,7 +190,7 @@ impl View for EvidenceView {
             .into_iter()
             .map(|scheme| {
                 let mut run = Reestimation::new(spectrum.clone(), scheme, start)?;
-                run.run(TOLERANCE, STEPS)?;
+                run.stop_at(TOLERANCE, STEPS)?.run()?;
                 Ok(run)
             })
             .collect::<Result<Vec<_>>>()?;
@@ -202,9 +213,9 @@ impl View for EvidenceView {
         grid.surface.values.iter_mut().for_each(|v| *v = top - *v);
         grid.surface.levels = (0..DEPTH_LEVELS).map(|k| 0.25 * 2f64.powi(k)).collect();
         let contours = grid.surface.contours();
-        let mut view = Self { grid, contours, runs, shown: 0, n: data.len(), m: basis.len() };
-        view.shown = view.longest();
-        Ok(view)
+        // The animation opens at its end: every path whole.
+        let replay = Replay::new(runs, None, usize::MAX);
+        Ok(Self { grid, contours, replay, n: data.len(), m: basis.len() })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -214,8 +225,33 @@ impl View for EvidenceView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.55, 1.8);
+    fn report(&self) -> Report {
+        Report {
+            readouts: self.readouts(),
+            tables: self.tables(),
+            messages: self.messages(),
+            legend: self.legend(),
+            ..Report::default()
+        }
+    }
 
+    /// A press on the surface starts every scheme there.
+    fn press(&self, settings: &mut EvidenceSettings, x: f64, y: f64) -> Result<Option<Grab>> {
+        settings.start = ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0);
+        Ok(None)
+    }
+
+    fn player(&self) -> Option<&dyn Player> {
+        Some(&self.replay)
+    }
+
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        Some(&mut self.replay)
+    }
+}
+
+impl EvidencePanel {
+    /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "alpha-only", colour: "#e69f00", mark: Mark::Line },
@@ -226,6 +262,7 @@ impl View for EvidenceView {
         ]
     }
 
+    /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
         // The joint fixed point (scheme "both") as far as the animation has got.
         let (_, at) = self.shown_at(2);
@@ -240,9 +277,10 @@ impl View for EvidenceView {
         ]
     }
 
+    /// The tables beside the chart.
     fn tables(&self) -> Vec<Table> {
         let rows = self
-            .runs
+            .runs()
             .iter()
             .enumerate()
             .map(|(k, run)| {
@@ -264,8 +302,9 @@ impl View for EvidenceView {
         }]
     }
 
+    /// Notes on the state (e.g. "diverged at iteration k").
     fn messages(&self) -> Vec<Message> {
-        self.runs
+        self.runs()
             .iter()
             .filter_map(|run| match run.degenerate() {
                 Some(Termination::Degenerate { iteration, reason }) => {
@@ -280,29 +319,6 @@ impl View for EvidenceView {
             })
             .collect()
     }
-
-    /// A press on the surface starts every scheme there.
-    fn press(&self, settings: &mut EvidenceSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        settings.start = ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0);
-        Ok(None)
-    }
-
-    fn is_animated(&self) -> bool {
-        true
-    }
-
-    fn step(&mut self, steps: usize) -> bool {
-        self.shown = (self.shown + steps).min(self.longest());
-        self.shown < self.longest()
-    }
-
-    fn rewind(&mut self) {
-        self.shown = 0;
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.shown, self.longest()))
-    }
 }
 
 /// The two ranges widened about their centres to the larger of their widths.
@@ -315,30 +331,16 @@ fn square(x: (f64, f64), y: (f64, f64)) -> ((f64, f64), (f64, f64)) {
     (widen(x), widen(y))
 }
 
-/// The evidence panel.
-pub type EvidencePanel = Panel<EvidenceView>;
-
-/// The benchmark problem of the speed target: `n` noisy sinusoid points (seed 1) under `m`
-/// Gaussian basis functions (bias included), as a [`Spectrum`] ready for surfaces.
-///
-/// # Errors
-/// Whatever the data, basis or eigendecomposition refuse (e.g. m = 0).
-pub fn benchmark_spectrum(m: usize, n: usize) -> Result<Spectrum> {
-    let data = crate::data::Sinusoid { n, noise: 0.3, seed: 1 }.generate()?;
-    let spec = BasisSpec { family: Family::Gaussian, m, width: 0.1, degree: 3, bias: true };
-    let phi = crate::basis::Basis::from_spec(&spec, super::groups::X_RANGE, &data.x)?.design_matrix(&data.x)?;
-    Spectrum::new(&phi, &data.t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn both_fixed_point_and_em_climb_to_the_surface_maximum() {
-        let panel = EvidencePanel::try_default().unwrap();
-        let view = panel.view();
+        let panel = Live::<EvidencePanel>::try_default().unwrap();
+        let view = panel.panel();
         let both = *view.runs()[2].current();
         let em = *view.runs()[3].current();
         assert!((both.alpha.ln() - em.alpha.ln()).abs() < 1e-3, "{both:?} vs {em:?}");
@@ -356,20 +358,20 @@ mod tests {
     fn a_start_that_sends_a_scheme_far_away_still_draws() {
         // From ln α = −5.5, ln β = −2.5 (β far too small), α-only re-estimation runs off
         // to enormous α; the window stays bounded and the panel computes.
-        let mut panel = EvidencePanel::try_default().unwrap();
+        let mut panel = Live::<EvidencePanel>::try_default().unwrap();
         panel.set("start", "-5.5:-2.5").unwrap();
-        let grid = panel.view().grid();
+        let grid = panel.panel().grid();
         assert!(grid.surface.x_range.1 <= WINDOW_LIMIT && grid.surface.y_range.0 >= -WINDOW_LIMIT);
     }
 
     #[test]
     fn a_press_moves_the_start_and_the_url_keeps_it() {
-        let mut panel = EvidencePanel::try_default().unwrap();
+        let mut panel = Live::<EvidencePanel>::try_default().unwrap();
         assert!(panel.press(2.0, -1.0).unwrap());
         assert_eq!(panel.value("start").as_deref(), Some("2:-1"));
-        let first = panel.view().runs()[0].path()[0];
+        let first = panel.panel().runs()[0].path()[0];
         assert!((first.alpha - 2f64.exp()).abs() < 1e-12);
-        let mut copy = EvidencePanel::try_default().unwrap();
+        let mut copy = Live::<EvidencePanel>::try_default().unwrap();
         assert!(copy.apply_query(&panel.query()).is_empty());
         assert_eq!(copy.value("start"), panel.value("start"));
     }

@@ -1,4 +1,4 @@
-//! The basis-functions panel (F1): every φⱼ(x) of the chosen family over [0, 1]; the
+//! The basis-functions panel: every φⱼ(x) of the chosen family over [0, 1]; the
 //! centres of Gaussian and sigmoidal functions can be dragged along x.
 
 use std::collections::BTreeMap;
@@ -6,11 +6,14 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
-use super::params::{ParamSpec, parse_integer, parse_real};
-use super::{Grab, Message, Panel, Readout, Settings, View};
-use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS, evenly_spaced};
+use crate::app::panel::{Grab, Panel};
+use crate::app::params::{ParamSpec, parse_integer, parse_real};
+use crate::app::report::{Message, Readout, Report};
+use crate::app::settings::Settings;
+use crate::app::settings::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
+use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
 use crate::error::{Error, Result};
+use crate::grid::evenly_spaced;
 use crate::plot::basis::{BasisScene, LEGEND, draw};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
@@ -63,7 +66,7 @@ impl Settings for BasisSettings {
             self.moved = parse_moved(text)?;
             return Ok(());
         }
-        if key == "noise" || key == super::groups::POINTS_KEY {
+        if key == "noise" || key == crate::app::settings::POINTS_KEY {
             return Err(Error::UnknownParameter { key: key.into() });
         }
         assign_in(&mut [&mut self.basis, &mut self.data], key, text)?;
@@ -77,7 +80,7 @@ impl Settings for BasisSettings {
     fn value(&self, key: &str) -> Option<String> {
         match key {
             CENTRES_KEY => Some(self.moved.iter().map(|(j, mu)| format!("{j}:{mu}")).collect::<Vec<_>>().join(",")),
-            "noise" | super::groups::POINTS_KEY => None,
+            "noise" | crate::app::settings::POINTS_KEY => None,
             _ => value_in(&[&self.basis, &self.data], key),
         }
     }
@@ -111,20 +114,21 @@ fn parse_moved(text: &str) -> Result<BTreeMap<usize, f64>> {
 
 /// The functions on a grid, ready to draw.
 #[derive(Debug, Clone)]
-pub struct BasisView {
+pub struct BasisPanel {
     scene: BasisScene,
     m: usize,
     family: Family,
 }
 
-impl BasisView {
+impl BasisPanel {
     /// The scene the chart draws.
     pub fn scene(&self) -> &BasisScene {
         &self.scene
     }
 }
 
-impl View for BasisView {
+impl Panel for BasisPanel {
+    const NAME: &'static str = "basis";
     type Settings = BasisSettings;
 
     fn compute(settings: &BasisSettings) -> Result<Self> {
@@ -148,17 +152,8 @@ impl View for BasisView {
         draw(root, &self.scene, scale, labels)
     }
 
-    fn legend(&self) -> Vec<LegendEntry> {
-        let handles = if self.scene.handles.is_empty() { 1 } else { 2 };
-        LEGEND[..handles].to_vec()
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        vec![Readout { key: "M", value: self.m as f64 }]
-    }
-
-    fn messages(&self) -> Vec<Message> {
-        vec![Message { code: format!("basis-{}", self.family.name()), args: Vec::new(), warning: false }]
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
     }
 
     /// Grabs the centre nearest to x, if one is within reach.
@@ -176,18 +171,34 @@ impl View for BasisView {
     }
 }
 
-/// The basis-functions panel.
-pub type BasisPanel = Panel<BasisView>;
+impl BasisPanel {
+    /// The chart's series, for the page's legend.
+    fn legend(&self) -> Vec<LegendEntry> {
+        let handles = if self.scene.handles.is_empty() { 1 } else { 2 };
+        LEGEND[..handles].to_vec()
+    }
+
+    /// The numbers beside the chart.
+    fn readouts(&self) -> Vec<Readout> {
+        vec![Readout { key: "M", value: self.m as f64 }]
+    }
+
+    /// Notes on the state (e.g. "diverged at iteration k").
+    fn messages(&self) -> Vec<Message> {
+        vec![Message { code: format!("basis-{}", self.family.name()), args: Vec::new(), warning: false }]
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn one_curve_per_function_with_handles_at_the_centres() {
-        let panel = BasisPanel::try_default().unwrap();
-        let scene = panel.view().scene();
+        let panel = Live::<BasisPanel>::try_default().unwrap();
+        let scene = panel.panel().scene();
         assert_eq!(scene.curves.len(), 6);
         assert_eq!(scene.handles.iter().map(|h| h.1).collect::<Vec<_>>(), evenly_spaced(0.0, 1.0, 6));
         // φ₂ peaks at its centre μ = 0.4 with value 1 (grid step 1/300 hits 0.4 exactly).
@@ -197,18 +208,18 @@ mod tests {
 
     #[test]
     fn dragging_moves_one_centre_and_survives_the_url() {
-        let mut panel = BasisPanel::try_default().unwrap();
+        let mut panel = Live::<BasisPanel>::try_default().unwrap();
         // Centres 0, 0.2, 0.4, 0.6, 0.8, 1: a press at 0.41 grabs the one at 0.4.
         assert!(!panel.press(0.41, 0.5).unwrap(), "a press alone changes nothing");
         assert!(panel.drag(0.55, 0.3).unwrap());
         panel.release();
         assert!(!panel.drag(0.9, 0.3).unwrap(), "after release nothing is grabbed");
-        let centres: Vec<f64> = panel.view().scene().handles.iter().map(|h| h.1).collect();
+        let centres: Vec<f64> = panel.panel().scene().handles.iter().map(|h| h.1).collect();
         assert_eq!(centres, vec![0.0, 0.2, 0.55, 0.6, 0.8, 1.0]);
         assert_eq!(panel.value("centres").as_deref(), Some("2:0.55"));
-        let mut copy = BasisPanel::try_default().unwrap();
+        let mut copy = Live::<BasisPanel>::try_default().unwrap();
         assert!(copy.apply_query(&panel.query()).is_empty());
-        assert_eq!(copy.view().scene(), panel.view().scene());
+        assert_eq!(copy.panel().scene(), panel.panel().scene());
         // Changing M renumbers the functions, so the moved centre is dropped.
         panel.set("M", "5").unwrap();
         assert_eq!(panel.value("centres").as_deref(), Some(""));
@@ -216,15 +227,15 @@ mod tests {
 
     #[test]
     fn a_centre_stays_on_the_input_range() {
-        let mut panel = BasisPanel::try_default().unwrap();
+        let mut panel = Live::<BasisPanel>::try_default().unwrap();
         panel.set("centres", "2:5,3:-1").unwrap();
-        let centres: Vec<f64> = panel.view().scene().handles.iter().map(|h| h.1).collect();
+        let centres: Vec<f64> = panel.panel().scene().handles.iter().map(|h| h.1).collect();
         assert_eq!(centres, vec![0.0, 0.2, 1.0, 0.0, 0.8, 1.0]);
     }
 
     #[test]
     fn a_press_far_from_every_centre_grabs_nothing() {
-        let mut panel = BasisPanel::try_default().unwrap();
+        let mut panel = Live::<BasisPanel>::try_default().unwrap();
         panel.set("basis", "polynomial").unwrap();
         assert!(!panel.press(0.5, 0.5).unwrap());
         assert!(!panel.drag(0.6, 0.5).unwrap());

@@ -1,22 +1,28 @@
-//! The regularisation panel (F4, 001 eq 11–21): ridge in closed form and by gradient
-//! descent (they agree), lasso by proximal gradient (ISTA) with soft thresholding, and
-//! both coefficient paths against ln λ with the current λ marked.
+//! The regularisation panel (lecture notes on linear models, eq 11–21): ridge in closed
+//! form and by gradient descent (they agree), lasso by proximal gradient (ISTA) with soft
+//! thresholding, and both coefficient paths against ln λ with the current λ marked.
 
-use nalgebra::{DMatrix, DVector};
+use std::sync::Arc;
+
+use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::PointSink;
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
-use super::params::{Control, ParamSpec, parse_real};
-use super::{Cell, Message, Panel, Readout, Table, View};
-use crate::basis::{BasisSpec, Family, evenly_spaced};
+use crate::app::background::Background;
+use crate::app::panel::{Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_real};
+use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::settings::PointSink;
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use crate::basis::{BasisSpec, Family};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
-use crate::linear::gradient::{GradientDescent, GradientDescentSettings, GradientEvent, Schedule, Termination};
-use crate::linear::regularised::{self, LassoSettings};
+use crate::grid::evenly_spaced;
+use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule};
+use crate::linear::regularised::{self, Ista, LassoProblem, LassoSettings};
 use crate::plot::fit::{Curve, LineChart, weight_curves, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette, split_pair};
+use crate::solver::{Solver, Termination};
 
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
@@ -27,7 +33,7 @@ const PATH_POINTS: usize = 35;
 const PATH_LASSO: LassoSettings = LassoSettings { max_iterations: 1_000, tolerance: 1e-8 };
 /// ISTA iterations allowed at the current λ.
 const LASSO_ITERATIONS: usize = 10_000;
-/// Iterations done at once when the view is computed; the rest follows frame by frame.
+/// Iterations done at once when the panel is computed; the rest follows frame by frame.
 const FIRST_SLICE: usize = 2_000;
 /// Ridge by GD stops once a step is this small relative to ‖w‖.
 const RIDGE_GD_TOLERANCE: f64 = 1e-13;
@@ -65,28 +71,36 @@ impl Default for RegularisationSettings {
 }
 
 impl ModelSettings for RegularisationSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+
     fn own_params(&self) -> Vec<ParamSpec> {
         vec![LAMBDA]
     }
+
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         (key == "lambda").then(|| {
             self.lambda = ensure_positive("λ", parse_real("λ", text)?)?;
             Ok(())
         })
     }
+
     fn value_own(&self, key: &str) -> Option<String> {
         (key == "lambda").then(|| self.lambda.to_string())
     }
 }
 
 /// Ridge (both ways) and lasso at λ, and both paths. The iterative parts — ISTA at λ,
-/// ridge by gradient descent, ISTA along the path — continue in slices ([`View::work`]),
+/// ridge by gradient descent, ISTA along the path — continue in slices ([`Panel::work`]),
 /// so that no single change blocks the page for longer than a frame or two.
 #[derive(Debug, Clone)]
-pub struct RegularisationView {
-    phi: DMatrix<f64>,
-    t: Vec<f64>,
+pub struct RegularisationPanel {
+    problem: Arc<LassoProblem>,
     lambda: f64,
     points: Vec<(f64, f64)>,
     grid: Vec<f64>,
@@ -94,17 +108,17 @@ pub struct RegularisationView {
     ln_lambdas: Vec<f64>,
     ridge: DVector<f64>,
     ridge_path: Vec<DVector<f64>>,
-    ridge_gd: GradientDescent,
-    ridge_gd_end: Option<Termination>,
-    lasso: regularised::LassoFit,
-    lasso_iterations: usize,
+    /// Ridge by batch gradient descent, until a step is tiny.
+    ridge_gd: Background<GradientDescent>,
+    /// ISTA at λ.
+    lasso: Background<Ista>,
     /// Lasso fits along the path, filled from the largest λ down (warm starts).
     lasso_path: Vec<Option<DVector<f64>>>,
     /// Set if a solver refused to go on; the work then stops where it is.
     abandoned: bool,
 }
 
-impl RegularisationView {
+impl RegularisationPanel {
     /// Ridge weights from (ΦᵀΦ + λI)w = Φᵀt.
     pub fn ridge(&self) -> &DVector<f64> {
         &self.ridge
@@ -112,12 +126,12 @@ impl RegularisationView {
 
     /// Ridge weights by batch gradient descent (so far).
     pub fn ridge_gd(&self) -> &DVector<f64> {
-        self.ridge_gd.weights()
+        self.ridge_gd.run().weights()
     }
 
     /// The lasso fit at λ (so far).
-    pub fn lasso(&self) -> &regularised::LassoFit {
-        &self.lasso
+    pub fn lasso(&self) -> regularised::LassoFit {
+        self.lasso.run().fit()
     }
 
     /// ‖w_GD − w_closed‖ / ‖w_closed‖.
@@ -127,50 +141,17 @@ impl RegularisationView {
 
     /// Number of lasso weights that are exactly zero.
     pub fn lasso_zeros(&self) -> usize {
-        self.lasso.weights.iter().filter(|&&w| w == 0.0).count()
-    }
-
-    fn lasso_done(&self) -> bool {
-        self.lasso.converged || self.lasso_iterations >= LASSO_ITERATIONS
-    }
-
-    /// Continues ISTA at λ for up to `budget` iterations; returns the iterations used.
-    fn work_on_lasso(&mut self, budget: usize) -> Result<usize> {
-        let max_iterations = budget.clamp(1, LASSO_ITERATIONS - self.lasso_iterations);
-        let settings = LassoSettings { max_iterations, ..LassoSettings::default() };
-        let fit = regularised::lasso(&self.phi, &self.t, self.lambda, &settings, Some(&self.lasso.weights))?;
-        let used = fit.iterations.max(1);
-        self.lasso_iterations += used;
-        self.lasso = fit;
-        Ok(used)
-    }
-
-    /// Continues ridge GD for up to `budget` updates; returns the updates used.
-    fn work_on_ridge_gd(&mut self, budget: usize) -> usize {
-        for used in 1..=budget {
-            match self.ridge_gd.step() {
-                GradientEvent::Update { step_norm, iteration, .. } => {
-                    if step_norm <= RIDGE_GD_TOLERANCE * self.ridge_gd.weights().norm() {
-                        self.ridge_gd_end = Some(Termination::Finished { iterations: iteration });
-                        return used;
-                    }
-                }
-                GradientEvent::Stopped { termination } => {
-                    self.ridge_gd_end = Some(termination);
-                    return used;
-                }
-            }
-        }
-        budget
+        self.lasso.run().weights().iter().filter(|&&w| w == 0.0).count()
     }
 
     /// Fits the next λ of the path (largest first, warm-started); returns the iterations used.
     fn work_on_lasso_path(&mut self) -> Result<usize> {
         let Some(i) = self.lasso_path.iter().rposition(Option::is_none) else { return Ok(0) };
         let warm = self.lasso_path.get(i + 1).and_then(Option::as_ref);
-        let fit = regularised::lasso(&self.phi, &self.t, self.ln_lambdas[i].exp(), &PATH_LASSO, warm)?;
-        self.lasso_path[i] = Some(fit.weights);
-        Ok(fit.iterations.max(1))
+        let mut run = Ista::new(Arc::clone(&self.problem), self.ln_lambdas[i].exp(), &PATH_LASSO, warm)?;
+        run.run()?;
+        self.lasso_path[i] = Some(run.weights().clone());
+        Ok(run.iterations().max(1))
     }
 
     fn curve(&self, w: &DVector<f64>) -> Vec<(f64, f64)> {
@@ -195,7 +176,7 @@ impl RegularisationView {
                 Curve::truth(self.grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
                 Curve::solid(self.curve(&self.ridge), palette::DATA, 3.0),
                 gd,
-                Curve::solid(self.curve(&self.lasso.weights), palette::MEAN, 2.0),
+                Curve::solid(self.curve(self.lasso.run().weights()), palette::MEAN, 2.0),
             ],
             points: self.points.clone(),
             marker: None,
@@ -227,8 +208,10 @@ fn path_chart(
     }
 }
 
-impl View for RegularisationView {
+impl Panel for RegularisationPanel {
+    const NAME: &'static str = "regularisation";
     type Settings = RegularisationSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.62, 1.9), ..Layout::DEFAULT };
 
     fn compute(settings: &RegularisationSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
@@ -239,36 +222,40 @@ impl View for RegularisationView {
         let ln_lambda = lambda.ln();
         let ln_lambdas = evenly_spaced(LN_LAMBDA_RANGE.0.min(ln_lambda), LN_LAMBDA_RANGE.1.max(ln_lambda), PATH_POINTS);
         // Batch GD on E_D + λ/2‖w‖² with step 1/(L + λ), L = σ_max(Φ)²: stable and monotone.
+        let problem = Arc::new(LassoProblem::new(&phi, &data.t)?);
         let gd = GradientDescentSettings {
             schedule: Schedule::Batch,
             learning_rate: 1.0 / (regularised::lipschitz(&phi) + lambda),
             epochs: RIDGE_GD_ITERATIONS,
             seed: 0,
             ridge: lambda,
+            tolerance: RIDGE_GD_TOLERANCE,
         };
-        let zeros = DVector::zeros(basis.len());
+        let ridge_gd = GradientDescent::new(phi.clone(), data.t.clone(), DVector::zeros(basis.len()), gd)?;
+        let lasso_settings = LassoSettings { max_iterations: LASSO_ITERATIONS, ..LassoSettings::default() };
+        let lasso = Ista::new(Arc::clone(&problem), lambda, &lasso_settings, None)?;
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let mut view = Self {
+        let mut panel = Self {
             ridge: regularised::ridge(&phi, &data.t, lambda)?,
             ridge_path: regularised::ridge_path(&phi, &data.t, &ln_lambdas)?,
-            ridge_gd: GradientDescent::new(phi.clone(), data.t.clone(), zeros.clone(), gd)?,
-            ridge_gd_end: None,
-            lasso: regularised::LassoFit { weights: zeros, iterations: 0, converged: false },
-            lasso_iterations: 0,
+            ridge_gd: Background::new(ridge_gd, RIDGE_GD_ITERATIONS),
+            lasso: Background::new(lasso, LASSO_ITERATIONS),
             lasso_path: vec![None; ln_lambdas.len()],
             abandoned: false,
             features: grid.iter().map(|&x| basis.features(x)).collect(),
             grid,
             ln_lambdas,
             points: data.x.iter().copied().zip(data.t.iter().copied()).collect(),
-            phi,
-            t: data.t,
+            problem,
             lambda,
         };
         // A first slice, so that small problems are complete at once; a failure of the
         // iterative parts surfaces here, as an error of this change, not in a later frame.
-        view.work_on_lasso(FIRST_SLICE)?;
-        Ok(view)
+        panel.lasso.work(FIRST_SLICE, |_| {});
+        if let Some(error) = panel.lasso.failure() {
+            return Err(error.clone());
+        }
+        Ok(panel)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -283,53 +270,33 @@ impl View for RegularisationView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.62, 1.9);
-
-    fn legend(&self) -> Vec<LegendEntry> {
-        vec![
-            LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
-            LegendEntry { key: "truth", colour: "#009e73", mark: Mark::Dashed },
-            LegendEntry { key: "ridge", colour: "#0072b2", mark: Mark::Line },
-            LegendEntry { key: "ridge-gd", colour: "#cc79a7", mark: Mark::Dashed },
-            LegendEntry { key: "lasso", colour: "#d55e00", mark: Mark::Line },
-        ]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        vec![
-            Readout { key: "N", value: self.t.len() as f64 },
-            Readout { key: "M", value: self.ridge.len() as f64 },
+    fn report(&self) -> Report {
+        let ridge = &self.ridge;
+        let lasso = self.lasso.run().weights();
+        let readouts = vec![
+            Readout { key: "N", value: self.points.len() as f64 },
+            Readout { key: "M", value: ridge.len() as f64 },
             Readout { key: "lambda", value: self.lambda },
             Readout { key: "lasso-zeros", value: self.lasso_zeros() as f64 },
             Readout { key: "ridge-gap", value: self.ridge_gap() },
-            Readout { key: "lasso-iterations", value: self.lasso_iterations as f64 },
-        ]
-    }
-
-    fn tables(&self) -> Vec<Table> {
-        let rows = (0..self.ridge.len())
-            .map(|j| vec![Cell::Number(j as f64), Cell::Number(self.ridge[j]), Cell::Number(self.lasso.weights[j])])
+            Readout { key: "lasso-iterations", value: self.lasso.run().iterations() as f64 },
+        ];
+        let rows = (0..ridge.len())
+            .map(|j| vec![Cell::Number(j as f64), Cell::Number(ridge[j]), Cell::Number(lasso[j])])
             .collect();
-        vec![Table { key: "weights", columns: vec!["j", "ridge", "lasso"], rows }]
-    }
-
-    fn messages(&self) -> Vec<Message> {
-        let mut messages = vec![];
-        if self.ridge_gd_end.is_some() && self.ridge_gap() > AGREEMENT {
-            let args = Vec::from([
-                ("gap", crate::plot::scientific(self.ridge_gap(), 1)),
-                ("iterations", RIDGE_GD_ITERATIONS.to_string()),
-            ]);
-            messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });
+        Report {
+            readouts,
+            tables: vec![Table { key: "weights", columns: vec!["j", "ridge", "lasso"], rows }],
+            messages: self.messages(),
+            legend: vec![
+                LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
+                LegendEntry { key: "truth", colour: "#009e73", mark: Mark::Dashed },
+                LegendEntry { key: "ridge", colour: "#0072b2", mark: Mark::Line },
+                LegendEntry { key: "ridge-gd", colour: "#cc79a7", mark: Mark::Dashed },
+                LegendEntry { key: "lasso", colour: "#d55e00", mark: Mark::Line },
+            ],
+            ..Report::default()
         }
-        if let Some(Termination::Diverged { iteration }) = self.ridge_gd_end {
-            let args = Vec::from([("method", "BGD".to_owned()), ("iteration", iteration.to_string())]);
-            messages.push(Message { code: "diverged".into(), args, warning: true });
-        }
-        if self.lasso_done() && !self.lasso.converged {
-            messages.push(Message { code: "lasso-slow".into(), args: Vec::new(), warning: false });
-        }
-        messages
     }
 
     /// ISTA at λ first, then ridge by GD, then the lasso path, `budget` iterations at most.
@@ -339,22 +306,24 @@ impl View for RegularisationView {
         }
         let mut left = budget.max(1);
         while left > 0 {
-            let used = if !self.lasso_done() {
-                self.work_on_lasso(left)
-            } else if self.ridge_gd_end.is_none() {
-                Ok(self.work_on_ridge_gd(left))
+            let used = if !self.lasso.is_done() {
+                Ok(self.lasso.work(left, |_| {}))
+            } else if !self.ridge_gd.is_done() {
+                Ok(self.ridge_gd.work(left, |_| {}))
             } else {
                 self.work_on_lasso_path()
             };
+            // `compute` accepted these inputs, so the solvers have no reason to refuse
+            // them now; should one fail anyway, the remaining work is dropped.
+            let failed = self.lasso.failure().is_some() || self.ridge_gd.failure().is_some();
             match used {
+                Err(_) => self.abandoned = true,
+                _ if failed => self.abandoned = true,
                 Ok(0) => return false,
                 Ok(used) => left = left.saturating_sub(used),
-                // `compute` accepted these inputs, so the solvers have no reason to refuse
-                // them now; should one fail anyway, the remaining work is dropped.
-                Err(_) => {
-                    self.abandoned = true;
-                    return false;
-                }
+            }
+            if self.abandoned {
+                return false;
             }
         }
         self.work_progress().is_some_and(|(done, total)| done < total)
@@ -362,7 +331,7 @@ impl View for RegularisationView {
 
     fn work_progress(&self) -> Option<(usize, usize)> {
         let path = self.lasso_path.iter().filter(|w| w.is_some()).count();
-        let done = usize::from(self.lasso_done()) + usize::from(self.ridge_gd_end.is_some()) + path;
+        let done = usize::from(self.lasso.is_done()) + usize::from(self.ridge_gd.is_done()) + path;
         let total = 2 + self.lasso_path.len();
         Some((if self.abandoned { total } else { done }, total))
     }
@@ -372,16 +341,36 @@ impl View for RegularisationView {
     }
 }
 
-/// The regularisation panel.
-pub type RegularisationPanel = Panel<RegularisationView>;
+impl RegularisationPanel {
+    /// The notes on the iterative fits: ridge by GD slow or divergent, ISTA slow.
+    fn messages(&self) -> Vec<Message> {
+        let mut messages = vec![];
+        if self.ridge_gd.is_done() && self.ridge_gap() > AGREEMENT {
+            let args = Vec::from([
+                ("gap", crate::plot::scientific(self.ridge_gap(), 1)),
+                ("iterations", RIDGE_GD_ITERATIONS.to_string()),
+            ]);
+            messages.push(Message { code: "ridge-gd-slow".into(), args, warning: false });
+        }
+        if let Some(Termination::Diverged { iteration }) = self.ridge_gd.run().status().termination() {
+            let args = Vec::from([("method", "BGD".to_owned()), ("iteration", iteration.to_string())]);
+            messages.push(Message { code: "diverged".into(), args, warning: true });
+        }
+        if self.lasso.is_done() && !self.lasso.run().status().termination().is_some_and(|t| t.converged()) {
+            messages.push(Message { code: "lasso-slow".into(), args: Vec::new(), warning: false });
+        }
+        messages
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
-    fn finished(query: &[(&str, &str)]) -> RegularisationPanel {
-        let mut panel = RegularisationPanel::try_default().unwrap();
+    fn finished(query: &[(&str, &str)]) -> Live<RegularisationPanel> {
+        let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
         let pairs: Vec<_> = query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         assert!(panel.apply_query(&pairs).is_empty());
         while panel.work(1_000) {}
@@ -391,36 +380,36 @@ mod tests {
     #[test]
     fn ridge_by_gd_agrees_with_the_closed_form() {
         let panel = finished(&[]);
-        assert!(panel.view().ridge_gap() < AGREEMENT, "gap {}", panel.view().ridge_gap());
-        assert!(panel.messages().is_empty(), "{:?}", panel.messages());
-        assert_eq!(panel.work_progress(), Some((2 + PATH_POINTS, 2 + PATH_POINTS)));
+        assert!(panel.panel().ridge_gap() < AGREEMENT, "gap {}", panel.panel().ridge_gap());
+        assert!(panel.report().messages.is_empty(), "{:?}", panel.report().messages);
+        assert_eq!(panel.report().work, Some((2 + PATH_POINTS, 2 + PATH_POINTS)));
     }
 
     #[test]
     fn the_work_comes_in_slices_and_ends_where_one_go_would() {
-        let mut panel = RegularisationPanel::try_default().unwrap();
-        let (done, total) = panel.work_progress().unwrap();
+        let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
+        let (done, total) = panel.report().work.unwrap();
         assert!(done < total);
         assert!(panel.work(100));
         while panel.work(100) {}
-        let mut whole = RegularisationPanel::try_default().unwrap();
+        let mut whole = Live::<RegularisationPanel>::try_default().unwrap();
         while whole.work(usize::MAX) {}
-        assert_eq!(panel.view().ridge_gd(), whole.view().ridge_gd());
-        assert!((&panel.view().lasso().weights - &whole.view().lasso().weights).norm() < 1e-8);
+        assert_eq!(panel.panel().ridge_gd(), whole.panel().ridge_gd());
+        assert!((&panel.panel().lasso().weights - &whole.panel().lasso().weights).norm() < 1e-8);
     }
 
     #[test]
     fn the_paths_reach_a_lambda_outside_their_usual_range() {
         let panel = finished(&[("lambda", "1000")]);
-        let ln = panel.view().ln_lambdas.clone();
+        let ln = panel.panel().ln_lambdas.clone();
         assert_eq!((ln[0], ln[ln.len() - 1]), (LN_LAMBDA_RANGE.0, 1000f64.ln()));
     }
 
     #[test]
     fn a_large_lambda_zeroes_every_lasso_weight() {
-        let before = finished(&[]).view().lasso_zeros();
+        let before = finished(&[]).panel().lasso_zeros();
         let panel = finished(&[("lambda", "1000")]);
-        assert_eq!(panel.view().lasso_zeros(), 10);
+        assert_eq!(panel.panel().lasso_zeros(), 10);
         assert!(before < 10);
     }
 }

@@ -1,4 +1,4 @@
-//! The model-comparison panel (F6; PRML §3.4–3.5): the evidence picks the model order
+//! The model-comparison panel (PRML §3.4–3.5): the evidence picks the model order
 //! (Fig 3.14, polynomials of every order at fixed α, β) and the prior precision (Fig 3.16:
 //! γ against 2αE_W, and ln p(t|α,β) beside the test error, along ln α; Fig 3.17: the
 //! weights against the effective number of parameters γ).
@@ -7,18 +7,21 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::PointSink;
-use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
-use super::params::{Control, ParamSpec};
-use super::{Panel, Readout, View};
-use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
+use crate::app::panel::{Layout, Panel};
+use crate::app::params::{Control, ParamSpec};
+use crate::app::report::{Readout, Report};
+use crate::app::settings::PointSink;
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE};
+use crate::basis::{Basis, BasisSpec, Family};
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::Sinusoid;
 use crate::error::Result;
 use crate::evidence::{Reestimation, Scheme, Spectrum};
+use crate::grid::evenly_spaced;
 use crate::linear::least_squares::rms_error;
 use crate::plot::fit::{Curve, LineChart, weight_curves, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
+use crate::solver::Solver;
 
 /// Polynomial orders compared (M = 1 … 10: degree 0 … 9, as in PRML Fig 3.14).
 const ORDERS: usize = 10;
@@ -56,13 +59,22 @@ impl Default for ComparisonSettings {
 }
 
 impl ModelSettings for ComparisonSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+
     fn own_params(&self) -> Vec<ParamSpec> {
         self.precisions.params()
     }
+
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         self.precisions.assign(key, text)
     }
+
     fn value_own(&self, key: &str) -> Option<String> {
         self.precisions.value(key)
     }
@@ -90,17 +102,18 @@ type Series = (fn(&SweepPoint) -> f64, RGBColor);
 
 /// Everything the charts show.
 #[derive(Debug, Clone)]
-pub struct ComparisonView {
+pub struct ComparisonPanel {
     /// ln p(t|α,β) of polynomials with M = 1 … [`ORDERS`].
     orders: Vec<f64>,
     sweep: Vec<SweepPoint>,
-    /// The α maximising the evidence at the fixed β (001 eq 40 iterated).
+    /// The α maximising the evidence at the fixed β (lecture notes on linear models, eq 40
+    /// iterated).
     best_ln_alpha: f64,
     fit: Vec<(f64, f64)>,
     points: Vec<(f64, f64)>,
 }
 
-impl ComparisonView {
+impl ComparisonPanel {
     /// ln evidence against M.
     pub fn orders(&self) -> &[f64] {
         &self.orders
@@ -204,8 +217,10 @@ fn order_evidence(m: usize, x: &[f64], t: &[f64], hyper: Hyperparameters) -> Res
     Ok(Spectrum::new(&phi, t)?.log_evidence(hyper.alpha(), hyper.beta()))
 }
 
-impl View for ComparisonView {
+impl Panel for ComparisonPanel {
+    const NAME: &'static str = "model-comparison";
     type Settings = ComparisonSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.62, 4.2), ..Layout::DEFAULT };
 
     fn compute(settings: &ComparisonSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
@@ -236,7 +251,7 @@ impl View for ComparisonView {
             })
             .collect::<Result<Vec<_>>>()?;
         let mut run = Reestimation::new(spectrum, Scheme::AlphaOnly, Hyperparameters::new(1.0, beta)?)?;
-        run.run(1e-10, 10_000)?;
+        run.stop_at(1e-10, 10_000)?.run()?;
         let best = *run.current();
         let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(best.alpha, beta)?)?;
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, 101);
@@ -258,8 +273,17 @@ impl View for ComparisonView {
         area.ok_or_else(|| crate::Error::Drawing("no chart was drawn".into()))
     }
 
-    const ASPECT: (f64, f64) = (0.62, 4.2);
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
+    }
 
+    fn data_points(settings: &mut ComparisonSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.data)
+    }
+}
+
+impl ComparisonPanel {
+    /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "evidence", colour: "#d55e00", mark: Mark::Line },
@@ -270,40 +294,35 @@ impl View for ComparisonView {
         ]
     }
 
+    /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
         vec![
             Readout { key: "best-order", value: self.best_order() as f64 },
             Readout { key: "best-ln-alpha", value: self.best_ln_alpha },
         ]
     }
-
-    fn data_points(settings: &mut ComparisonSettings) -> Option<&mut dyn PointSink> {
-        Some(&mut settings.data)
-    }
 }
-
-/// The model-comparison panel.
-pub type ComparisonPanel = Panel<ComparisonView>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::panel::Live;
 
     #[test]
     fn the_evidence_prefers_a_middling_order() {
         // PRML Fig 3.14: with N = 10 noisy sinusoid points, α = 5·10⁻³ and β = 11.1, the
         // evidence peaks at a middling polynomial, neither the constant nor the degree 9.
-        let panel = ComparisonPanel::try_default().unwrap();
-        let best = panel.view().best_order();
-        assert!((3..=7).contains(&best), "best M = {best}: {:?}", panel.view().orders());
+        let panel = Live::<ComparisonPanel>::try_default().unwrap();
+        let best = panel.panel().best_order();
+        assert!((3..=7).contains(&best), "best M = {best}: {:?}", panel.panel().orders());
     }
 
     #[test]
     fn gamma_meets_two_alpha_ew_where_the_evidence_peaks() {
-        // At the maximum over α, α m_Nᵀm_N = γ (001 eq 39–40): the two curves of Fig 3.16
-        // cross there, and the sweep's best ln p sits beside it.
-        let panel = ComparisonPanel::try_default().unwrap();
-        let view = panel.view();
+        // At the maximum over α, α m_Nᵀm_N = γ (lecture notes on linear models, eq 39–40):
+        // the two curves of Fig 3.16 cross there, and the sweep's best ln p sits beside it.
+        let panel = Live::<ComparisonPanel>::try_default().unwrap();
+        let view = panel.panel();
         let at = view.best_ln_alpha();
         let nearest =
             view.sweep().iter().min_by(|a, b| (a.ln_alpha - at).abs().total_cmp(&(b.ln_alpha - at).abs())).unwrap();

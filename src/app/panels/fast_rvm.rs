@@ -1,5 +1,5 @@
-//! The "Fast RVM live" panel (F8, F9; seed 000 steps 1–8, seed 002 eq 7.93–7.107): the fast
-//! sequential RVM on the kernel basis of the data, one step at a time — the data, the
+//! The "Fast RVM live" panel (Tipping & Faul 2003, §4 steps 1–8; PRML 7.93–7.107): the
+//! fast sequential RVM on the kernel basis of the data, one step at a time — the data, the
 //! predictive mean and band, the active basis functions with their centres circled, the
 //! basis function the step acted on in the colour of its action, L against step, the λ
 //! curve of that basis function, and the event log. The classic and EM methods run to
@@ -12,22 +12,29 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::clock::now_ms;
-use super::groups::{DataParams, ParamGroup, X_RANGE, assign_in, value_in};
-use super::groups::{PointSink, restarting_point_sink};
-use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
-use super::replay::{Replay, action_colour};
-use super::{Cell, Message, Panel, Readout, Settings, Table, View};
-use crate::basis::{evenly_spaced, kernel_centre, kernel_column, kernel_design};
+use crate::app::background::Background;
+use crate::app::fast_steps::{self, action_colour};
+use crate::app::lesson::HIGHLIGHT_KEY;
+use crate::app::panel::{Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
+use crate::app::replay::{Checkpointed, Player, Replay};
+use crate::app::report::{Message, Readout, Report};
+use crate::app::scene::LambdaCurve;
+use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
+use crate::app::settings::{assign_in, value_in};
+use crate::basis::{kernel_centre, kernel_column, kernel_design};
 use crate::data::Dataset;
 use crate::error::{Error, Result, ensure_positive};
+use crate::grid::evenly_spaced;
 use crate::plot::fit::widen;
 use crate::plot::lambda::LambdaChart;
 use crate::plot::predictive::PredictiveScene;
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
+use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
-use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, Selection, predict};
+use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
+use crate::solver::Solver;
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
 const MAX_N: usize = 2000;
@@ -44,23 +51,19 @@ const GRID: usize = 240;
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
+/// The options of the run, shown between the step and the data.
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        key: "step",
-        symbol: "k",
-        control: Control::Steps { min: 0, max: MAX_STEPS as u64, presets: &[0, 1, 5, 10, 20] },
-    },
     ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.005, max: 1.0, log: true } },
     ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
     ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
     ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle },
 ];
 
-/// The data, the kernel, the options of the run, and the step shown.
+/// The data and the step shown, the kernel, and the options of the run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FastRvmSettings {
-    /// The noisy sinusoid (PRML Fig 7.9) and any clicked points.
-    pub data: DataParams,
+    /// The noisy sinusoid (PRML Fig 7.9) and any clicked points, and the step shown.
+    pub run: RunData<DataParams>,
     /// Kernel width s of exp(−(x − xₙ)²/2s²).
     pub width: f64,
     /// How the next basis function is chosen.
@@ -69,8 +72,6 @@ pub struct FastRvmSettings {
     pub alignment_test: bool,
     /// Re-estimate β; otherwise β = 1/σ² of the data's noise.
     pub estimate_noise: bool,
-    /// The step shown.
-    pub k: usize,
     /// The basis function drawn highlighted, with its λ(α) beside (a lesson's "look at
     /// φ₁₇"); `highlight=m` in the URL, column m of Φ (0 the bias).
     pub highlight: Option<usize>,
@@ -79,12 +80,11 @@ pub struct FastRvmSettings {
 impl Default for FastRvmSettings {
     fn default() -> Self {
         Self {
-            data: DataParams::new(50, 0.2, 1).with_max_n(MAX_N),
+            run: RunData::new(DataParams::new(50, 0.2, 1).with_max_n(MAX_N), MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             width: 0.1,
             selection: Selection::Greedy,
             alignment_test: true,
             estimate_noise: true,
-            k: 0,
             highlight: None,
         }
     }
@@ -92,8 +92,9 @@ impl Default for FastRvmSettings {
 
 impl Settings for FastRvmSettings {
     fn params(&self) -> Vec<ParamSpec> {
-        let mut params = PARAMS.to_vec();
-        for mut spec in self.data.params() {
+        let mut params = vec![self.run.frame_param()];
+        params.extend_from_slice(PARAMS);
+        for mut spec in self.run.data.params() {
             if spec.key == "N" {
                 spec.control = Control::Integer { min: 1, max: MAX_N as u64 };
             }
@@ -104,44 +105,33 @@ impl Settings for FastRvmSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "step" => self.k = parse_integer("k", text, 0, MAX_STEPS as u64)? as usize,
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
             "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
             "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
-            HIGHLIGHT => self.highlight = parse_highlight(text)?,
-            _ => {
-                assign_in(&mut [&mut self.data], key, text)?;
-                // New data: the run starts again.
-                self.k = 0;
-            }
+            HIGHLIGHT_KEY => self.highlight = parse_highlight(text)?,
+            _ => assign_in(&mut [&mut self.run], key, text)?,
         }
         Ok(())
     }
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "step" => self.k.to_string(),
             "s" => self.width.to_string(),
             "selection" => self.selection.name().to_owned(),
             "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
-            HIGHLIGHT => self.highlight?.to_string(),
-            _ => return value_in(&[&self.data], key),
+            HIGHLIGHT_KEY => self.highlight?.to_string(),
+            _ => return value_in(&[&self.run], key),
         })
     }
 
     fn hidden_keys(&self) -> Vec<&'static str> {
-        let mut keys = self.data.hidden_keys();
-        keys.extend(self.highlight.map(|_| HIGHLIGHT));
+        let mut keys = self.run.hidden_keys();
+        keys.extend(self.highlight.map(|_| HIGHLIGHT_KEY));
         keys
     }
 }
-
-restarting_point_sink!(FastRvmSettings);
-
-/// Key of the highlighted basis function in the URL (no control of its own: lessons set it).
-const HIGHLIGHT: &str = "highlight";
 
 /// `m` (a column of Φ), or nothing for an empty text or `none`.
 ///
@@ -154,47 +144,36 @@ fn parse_highlight(text: &str) -> Result<Option<usize>> {
     }
 }
 
-/// One of the background comparison runs (classic or EM) and the time it has taken.
+/// The whole fast run with the step shown, and the comparison runs.
 #[derive(Debug, Clone)]
-struct Comparison {
-    run: ClassicRvm,
-    elapsed_ms: f64,
-    max_sweeps: usize,
-}
-
-impl Comparison {
-    fn done(&self) -> bool {
-        self.run.is_converged() || self.run.sweeps() >= self.max_sweeps
-    }
-}
-
-/// The whole fast run, the step shown, and the comparison runs.
-#[derive(Debug, Clone)]
-pub struct FastRvmView {
+pub struct FastRvmPanel {
     data: Dataset,
     width: f64,
     noise: f64,
     /// The fast run to its end, and the step shown.
-    replay: Replay<FastRvm>,
-    /// The settings computed from, less what the view follows in place ([`source`]).
-    source: FastRvmSettings,
-    /// Classic and EM, when N ≤ [`COMPARE_MAX_N`]; failed ones are dropped.
-    comparisons: Vec<Comparison>,
-    /// The reason classic or EM could not run, if one could not.
+    replay: Replay<Checkpointed<FastRvm>>,
+    /// Classic and EM, when N ≤ [`COMPARE_MAX_N`].
+    comparisons: Vec<(&'static str, Background<ClassicRvm>)>,
+    /// The reason classic or EM could not start, if one could not.
     comparison_error: Option<Error>,
     /// The basis function drawn highlighted, a column of Φ.
     highlight: Option<usize>,
 }
 
-impl FastRvmView {
+impl FastRvmPanel {
     /// The run at the step shown.
     pub fn current(&self) -> &FastRvm {
-        self.replay.current()
+        self.replay.frames().current()
     }
 
     /// Every event of the run to its end.
     pub fn events(&self) -> &[Event] {
-        self.replay.events()
+        self.replay.frames().end().events()
+    }
+
+    /// The event of the step shown.
+    fn event(&self) -> &Event {
+        &self.events()[self.replay.shown()]
     }
 
     /// Column m of the design as a function of x.
@@ -295,11 +274,12 @@ impl FastRvmView {
         let run = self.current();
         let (s, q) = run.sparsity_quality(m);
         let alpha = run.active().iter().position(|&a| a == m).map_or(f64::INFINITY, |i| run.alpha()[i]);
-        Some(LambdaChart {
+        let curve = LambdaCurve {
             current: Some(alpha),
             title: Some(("lambda-of-highlight", "highlighted basis")),
-            ..LambdaChart::new(SparsityQuality::new(s, q).ok()?)
-        })
+            ..LambdaCurve::new(SparsityQuality::new(s, q).ok()?)
+        };
+        curve.chart().ok()
     }
 
     /// The basis function the step shown acted on, scaled to the plot's height.
@@ -311,7 +291,7 @@ impl FastRvmView {
         scale: f64,
         labels: &Labels,
     ) -> Result<()> {
-        let event = self.replay.event();
+        let event = self.event();
         let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
         let height = 0.8 * clip.1;
         let style = colour.stroke_width(px(3.0, scale));
@@ -328,28 +308,10 @@ impl FastRvmView {
         Ok(())
     }
 
-    /// Runs the comparison methods for at most `budget` sweeps in all.
-    fn compare(&mut self, budget: usize) -> bool {
-        let mut left = budget.max(1);
-        for comparison in &mut self.comparisons {
-            let start = now_ms();
-            while left > 0 && !comparison.done() {
-                left -= 1;
-                if let Err(error) = comparison.run.sweep() {
-                    self.comparison_error = Some(error);
-                    comparison.max_sweeps = comparison.run.sweeps();
-                }
-            }
-            comparison.elapsed_ms += now_ms() - start;
-        }
-        self.comparisons.iter().any(|c| !c.done())
+    /// The reason classic or EM could not run, if one could not.
+    fn comparison_failure(&self) -> Option<&Error> {
+        self.comparison_error.as_ref().or_else(|| self.comparisons.iter().find_map(|(_, c)| c.failure()))
     }
-}
-
-/// `settings` less what the view follows without recomputing: the step shown and the
-/// highlighted basis function.
-fn source(settings: &FastRvmSettings) -> FastRvmSettings {
-    FastRvmSettings { k: 0, highlight: None, ..settings.clone() }
 }
 
 /// [`Error::OutOfRange`] unless column `m` of Φ exists for `n` data points (0 ≤ m ≤ n).
@@ -364,27 +326,32 @@ fn check_highlight(m: Option<usize>, n: usize) -> Result<Option<usize>> {
     }
 }
 
-impl View for FastRvmView {
+impl Panel for FastRvmPanel {
+    const NAME: &'static str = "fast-rvm";
     type Settings = FastRvmSettings;
+    /// Two steps a second: slow enough to read each step's label and log line.
+    const LAYOUT: Layout = Layout { aspect: (0.55, 2.0), play_speed: 1, ..Layout::DEFAULT };
+    const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, HIGHLIGHT_KEY];
 
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
-        let data = settings.data.dataset()?;
+        let data = settings.run.data.dataset()?;
         let highlight = check_highlight(settings.highlight, data.x.len())?;
         let design = kernel_design(&data.x, settings.width, true)?;
         let problem = Arc::new(Problem::new(design, DVector::from_column_slice(&data.t))?);
-        let beta = (!settings.estimate_noise).then(|| 1.0 / settings.data.noise.max(1e-3).powi(2));
+        let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
         let options = FastSettings {
             selection: settings.selection,
             alignment_test: settings.alignment_test,
             estimate_noise: settings.estimate_noise,
             beta,
-            seed: settings.data.seed,
+            seed: settings.run.data.seed,
             max_steps: MAX_STEPS,
         };
-        let replay = Replay::record(FastRvm::new(problem.clone(), options)?, MAX_STEPS, settings.k)?;
+        let run = Checkpointed::record(FastRvm::new(problem.clone(), options)?)?;
+        let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
         let (mut comparisons, mut comparison_error) = (vec![], None);
         if data.x.len() <= COMPARE_MAX_N {
-            for (rule, max_sweeps) in [(Rule::MacKay, CLASSIC_SWEEPS), (Rule::Em, EM_SWEEPS)] {
+            for (name, rule, max_sweeps) in [("classic", Rule::MacKay, CLASSIC_SWEEPS), ("em", Rule::Em, EM_SWEEPS)] {
                 let classic = ClassicSettings {
                     beta,
                     estimate_noise: settings.estimate_noise,
@@ -392,21 +359,20 @@ impl View for FastRvmView {
                     ..ClassicSettings::with_rule(rule)
                 };
                 match ClassicRvm::new(problem.clone(), classic) {
-                    Ok(run) => comparisons.push(Comparison { run, elapsed_ms: 0.0, max_sweeps }),
+                    Ok(run) => comparisons.push((name, Background::new(run, max_sweeps))),
                     Err(error) => comparison_error = Some(error),
                 }
             }
         }
-        Ok(Self {
-            noise: settings.data.noise,
-            data,
-            width: settings.width,
-            replay,
-            comparisons,
-            comparison_error,
-            source: source(settings),
-            highlight,
-        })
+        let noise = settings.run.data.noise;
+        Ok(Self { noise, data, width: settings.width, replay, comparisons, comparison_error, highlight })
+    }
+
+    /// Another highlighted basis function: the run stays.
+    fn follow(&mut self, settings: &FastRvmSettings) -> bool {
+        let Ok(highlight) = check_highlight(settings.highlight, self.data.x.len()) else { return false };
+        self.highlight = highlight;
+        true
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -420,20 +386,85 @@ impl View for FastRvmView {
         };
         let area = self.draw_data(&main, scale, labels)?;
         let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
-        self.replay.likelihood_chart(("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
-        let lambda = self.highlight.map_or_else(|| self.replay.lambda_chart(), |m| self.highlight_lambda(m));
+        let shown = self.replay.shown();
+        fast_steps::likelihood_chart(self.events(), shown, ("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
+        let lambda =
+            self.highlight.map_or_else(|| fast_steps::lambda_chart(self.events(), shown), |m| self.highlight_lambda(m));
         if let Some(chart) = lambda {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.55, 2.0);
-
-    fn data_points(settings: &mut FastRvmSettings) -> Option<&mut dyn PointSink> {
-        Some(settings)
+    fn report(&self) -> Report {
+        let run = self.current();
+        let readouts = vec![
+            Readout { key: "step", value: self.replay.shown() as f64 },
+            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
+            Readout { key: "log-ml", value: run.log_ml() },
+            Readout { key: "noise-precision", value: run.beta() },
+            Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
+            Readout { key: "true-noise-sd", value: self.noise },
+            Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
+        ];
+        let background: Vec<_> = self.comparisons.iter().map(|(name, c)| (*name, c)).collect();
+        let methods =
+            fast_steps::methods_table("methods", self.events(), self.replay.frames().elapsed_ms(), &background);
+        let mut messages = vec![];
+        if self.data.x.len() > COMPARE_MAX_N {
+            messages.push(Message::info("comparison-skipped", [("max", COMPARE_MAX_N.to_string())]));
+        }
+        if let Some(error) = self.comparison_failure() {
+            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
+        }
+        if !self.replay.frames().end().status().termination().is_some_and(|t| t.converged()) {
+            messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
+        }
+        Report {
+            readouts,
+            tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
+            messages,
+            legend: self.legend(),
+            ..Report::default()
+        }
     }
 
+    fn data_points(settings: &mut FastRvmSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.run)
+    }
+
+    fn player(&self) -> Option<&dyn Player> {
+        Some(&self.replay)
+    }
+
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        Some(&mut self.replay)
+    }
+
+    /// Classic and EM, in turn, for at most `budget` sweeps in all.
+    fn work(&mut self, budget: usize) -> bool {
+        let mut left = budget.max(1);
+        for (_, comparison) in &mut self.comparisons {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(comparison.work(left, |_| {}));
+        }
+        self.comparisons.iter().any(|(_, c)| !c.is_done())
+    }
+
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        if self.comparisons.is_empty() {
+            return None;
+        }
+        let progress = self.comparisons.iter().map(|(_, c)| c.progress());
+        Some(progress.fold((0, 0), |(done, all), (d, a)| (done + d, all + a)))
+    }
+}
+
+impl FastRvmPanel {
+    /// The series of the legend: the predictive scene's (without samples), the relevance
+    /// vectors, the active basis functions, the three actions, and the highlight if any.
     fn legend(&self) -> Vec<LegendEntry> {
         let mut legend =
             crate::plot::predictive::LEGEND.iter().filter(|e| e.key != "samples").cloned().collect::<Vec<_>>();
@@ -449,94 +480,4 @@ impl View for FastRvmView {
         }
         legend
     }
-
-    fn readouts(&self) -> Vec<Readout> {
-        let run = self.current();
-        vec![
-            Readout { key: "step", value: self.replay.shown() as f64 },
-            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
-            Readout { key: "log-ml", value: run.log_ml() },
-            Readout { key: "noise-precision", value: run.beta() },
-            Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
-            Readout { key: "true-noise-sd", value: self.noise },
-            Readout { key: "steps-to-converge", value: self.replay.total() as f64 },
-        ]
-    }
-
-    fn tables(&self) -> Vec<Table> {
-        let fast = self.replay.method_row("fast");
-        let others = self.comparisons.iter().map(|c| {
-            let name = if c.run.settings().rule == Rule::MacKay { "classic" } else { "em" };
-            let state = if c.run.is_converged() {
-                "yes"
-            } else if c.done() {
-                "no"
-            } else {
-                "running"
-            };
-            vec![
-                Cell::Label(name),
-                Cell::Number(c.run.sweeps() as f64),
-                Cell::Number(c.elapsed_ms),
-                Cell::Number(c.run.log_ml()),
-                Cell::Number(c.run.active().len() as f64),
-                Cell::Label(state),
-            ]
-        });
-        let methods = Table {
-            key: "methods",
-            columns: vec!["method", "steps", "time-ms", "log-ml", "relevance-vectors", "converged"],
-            rows: std::iter::once(fast).chain(others).collect(),
-        };
-        vec![self.replay.events_table(), methods]
-    }
-
-    fn messages(&self) -> Vec<Message> {
-        let mut messages = vec![];
-        if self.data.x.len() > COMPARE_MAX_N {
-            messages.push(Message::info("comparison-skipped", [("max", COMPARE_MAX_N.to_string())]));
-        }
-        if let Some(error) = &self.comparison_error {
-            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
-        }
-        if !self.replay.converged() {
-            messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
-        }
-        messages
-    }
-
-    fn is_animated(&self) -> bool {
-        true
-    }
-
-    /// Two steps a second: slow enough to read each step's label and log line.
-    const PLAY_SPEED: u8 = 1;
-
-    super::replay::replay_player!();
-
-    /// Another step or another highlighted basis function: the run stays.
-    fn follow(&mut self, settings: &Self::Settings) -> bool {
-        if source(settings) != self.source {
-            return false;
-        }
-        let Ok(highlight) = check_highlight(settings.highlight, self.data.x.len()) else { return false };
-        self.replay.show(settings.k);
-        self.highlight = highlight;
-        true
-    }
-
-    fn work(&mut self, budget: usize) -> bool {
-        self.compare(budget)
-    }
-
-    fn work_progress(&self) -> Option<(usize, usize)> {
-        if self.comparisons.is_empty() {
-            return None;
-        }
-        let done = self.comparisons.iter().map(|c| if c.done() { c.max_sweeps } else { c.run.sweeps() }).sum();
-        Some((done, self.comparisons.iter().map(|c| c.max_sweeps).sum()))
-    }
 }
-
-/// The panel.
-pub type FastRvmPanel = Panel<FastRvmView>;

@@ -1,4 +1,4 @@
-//! The gradient-descent panel (F3): batch, stochastic and mini-batch GD on the same data
+//! The gradient-descent panel: batch, stochastic and mini-batch GD on the same data
 //! with the same learning rate — their loss against iteration side by side, the lecture's
 //! epoch / batch size / iteration table, and for M = 2 the paths in weight space over the
 //! error surface, with the least-squares point marked.
@@ -7,18 +7,23 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::PointSink;
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
-use super::params::{Control, ParamSpec, parse_integer, parse_real};
-use super::{Cell, Grab, Message, Panel, Readout, Table, View};
-use crate::basis::{Basis, BasisSpec, Family, evenly_spaced};
+use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
+use crate::app::replay::{Player, Replay};
+use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::settings::PointSink;
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use crate::basis::{Basis, BasisSpec, Family};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
-use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, Termination, iterations_per_epoch};
+use crate::grid::Surface;
+use crate::grid::evenly_spaced;
+use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, iterations_per_epoch};
 use crate::linear::least_squares;
 use crate::plot::fit::{Curve, LineChart, widen};
-use crate::plot::surface::{Surface, SurfaceChart, SurfacePath};
+use crate::plot::surface::{SurfaceChart, SurfacePath};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
+use crate::solver::{Solver, Termination};
 
 /// Colours of BGD, SGD and MBGD.
 /// (MBGD is reddish purple, not green: the dashed green curve is the truth sin 2πx.)
@@ -81,7 +86,14 @@ impl Default for GradientSettings {
 const START_KEY: &str = "start";
 
 impl ModelSettings for GradientSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+
     fn own_params(&self) -> Vec<ParamSpec> {
         OWN_PARAMS.to_vec()
     }
@@ -130,10 +142,10 @@ fn parse_start(text: &str) -> Result<Option<(f64, f64)>> {
 
 /// The three runs, how far the animation has got, and what stays fixed while it plays.
 #[derive(Debug, Clone)]
-pub struct GradientView {
-    runs: Vec<GradientDescent>,
-    /// Updates shown so far (the same count for every run, capped by its length).
-    shown: usize,
+pub struct GradientPanel {
+    /// The three runs to their ends, and the updates shown so far (the same count for
+    /// every run, capped by its length).
+    replay: Replay<Vec<GradientDescent>>,
     basis: Basis,
     least_squares: DVector<f64>,
     minimum_loss: f64,
@@ -143,33 +155,29 @@ pub struct GradientView {
     points: Vec<(f64, f64)>,
 }
 
-impl GradientView {
+impl GradientPanel {
     /// The three runs: BGD, SGD, MBGD.
     pub fn runs(&self) -> &[GradientDescent] {
-        &self.runs
+        self.replay.frames()
     }
 
     /// Updates shown so far.
     pub fn shown(&self) -> usize {
-        self.shown
-    }
-
-    fn longest(&self) -> usize {
-        self.runs.iter().map(GradientDescent::iteration).max().unwrap_or(0)
+        self.replay.shown()
     }
 
     /// Run `k`'s history up to the frame shown: (iteration, weights, loss).
     fn visible(&self, k: usize) -> (&[DVector<f64>], &[f64]) {
-        let run = &self.runs[k];
-        let end = (self.shown + 1).min(run.path().len());
+        let run = &self.runs()[k];
+        let end = (self.shown() + 1).min(run.path().len());
         (&run.path()[..end], &run.losses()[..end])
     }
 
     fn loss_chart(&self, k: usize) -> LineChart {
         let (_, losses) = self.visible(k);
         let log = |e: f64| e.max(1e-300).log10();
-        let all = self.runs[k].losses();
-        let total = self.runs[k].iteration().max(1) as f64;
+        let all = self.runs()[k].losses();
+        let total = self.runs()[k].iteration().max(1) as f64;
         let floor = log(self.minimum_loss);
         let y_range = widen(all.iter().map(|&e| log(e)), (floor, floor), 0.0);
         let pad = 0.05 * (y_range.1 - y_range.0).max(0.1);
@@ -207,7 +215,7 @@ impl GradientView {
             dashed: true,
             dotted: false,
         });
-        for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs.len()) {
+        for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs().len()) {
             if let Some(w) = self.visible(k).0.last() {
                 curves.push(Curve::solid(curve(w), colour, 2.0));
             }
@@ -229,7 +237,7 @@ impl GradientView {
         let paths = COLOURS
             .into_iter()
             .enumerate()
-            .take(self.runs.len())
+            .take(self.runs().len())
             .map(|(k, colour)| SurfacePath { points: self.visible(k).0.iter().map(|w| (w[0], w[1])).collect(), colour })
             .collect();
         SurfaceChart {
@@ -249,8 +257,8 @@ fn schedules(batch: usize) -> [Schedule; 3] {
     [Schedule::Batch, Schedule::Stochastic, Schedule::MiniBatch { batch }]
 }
 
-/// The error surface E(w) = ½‖t − Φw‖² (001 eq 10) over a window holding the least-squares
-/// point and every iterate.
+/// The error surface E(w) = ½‖t − Φw‖² (lecture notes on linear models, eq 10) over a
+/// window holding the least-squares point and every iterate.
 fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[GradientDescent], ls: &DVector<f64>) -> Surface {
     let ws = runs.iter().flat_map(|r| r.path().iter()).chain(std::iter::once(ls));
     let (mut x, mut y) = ((ls[0], ls[0]), (ls[1], ls[1]));
@@ -266,8 +274,10 @@ fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[GradientDescent],
     Surface::sample(pad(x), pad(y), SURFACE_CELLS, SURFACE_CELLS, error).with_geometric_levels(14)
 }
 
-impl View for GradientView {
+impl Panel for GradientPanel {
+    const NAME: &'static str = "gradient-descent";
     type Settings = GradientSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.85, 2.4), ..Layout::DEFAULT };
 
     fn compute(settings: &GradientSettings) -> Result<Self> {
         let data = settings.data.dataset()?;
@@ -288,9 +298,10 @@ impl View for GradientView {
                     epochs: settings.epochs,
                     seed: settings.shuffle,
                     ridge: 0.0,
+                    tolerance: 0.0,
                 };
                 let mut run = GradientDescent::new(phi.clone(), data.t.clone(), initial.clone(), gd)?;
-                run.run();
+                run.run()?;
                 Ok(run)
             })
             .collect::<Result<Vec<_>>>()?;
@@ -301,9 +312,9 @@ impl View for GradientView {
             (surface, contours)
         });
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
-        let mut view = Self { runs, shown: 0, basis, least_squares, minimum_loss, n: data.len(), surface, points };
-        view.shown = view.longest();
-        Ok(view)
+        // The animation opens at its end: every path whole.
+        let replay = Replay::new(runs, None, usize::MAX);
+        Ok(Self { replay, basis, least_squares, minimum_loss, n: data.len(), surface, points })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -322,8 +333,41 @@ impl View for GradientView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.85, 2.4);
+    fn report(&self) -> Report {
+        Report {
+            readouts: self.readouts(),
+            tables: self.tables(),
+            messages: self.messages(),
+            legend: self.legend(),
+            ..Report::default()
+        }
+    }
 
+    /// A press on the weight plane starts the descents there (M = 2); elsewhere it adds a point.
+    fn press(&self, settings: &mut GradientSettings, x: f64, y: f64) -> Result<Option<Grab>> {
+        if self.surface.is_some() {
+            settings.start = Some(((x * 1e3).round() / 1e3, (y * 1e3).round() / 1e3));
+        } else {
+            settings.data.add_point(x, y)?;
+        }
+        Ok(None)
+    }
+
+    fn data_points(settings: &mut GradientSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.data)
+    }
+
+    fn player(&self) -> Option<&dyn Player> {
+        Some(&self.replay)
+    }
+
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        Some(&mut self.replay)
+    }
+}
+
+impl GradientPanel {
+    /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "bgd", colour: "#0072b2", mark: Mark::Line },
@@ -335,6 +379,7 @@ impl View for GradientView {
         ]
     }
 
+    /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
         let mut readouts =
             vec![Readout { key: "N", value: self.n as f64 }, Readout { key: "M", value: self.basis.len() as f64 }];
@@ -349,7 +394,7 @@ impl View for GradientView {
     /// The lecture's epoch / batch size / iteration table for this N.
     fn tables(&self) -> Vec<Table> {
         let rows = self
-            .runs
+            .runs()
             .iter()
             .zip(["bgd", "sgd", "mbgd"])
             .map(|(run, name)| {
@@ -372,10 +417,11 @@ impl View for GradientView {
         vec![Table { key: "epochs", columns: vec!["method", "batch-size", "per-epoch", "epochs", "iterations"], rows }]
     }
 
+    /// Notes on the state (e.g. "diverged at iteration k").
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
-        for (run, name) in self.runs.iter().zip(NAMES) {
-            if let Some(Termination::Diverged { iteration }) = run.termination() {
+        for (run, name) in self.runs().iter().zip(NAMES) {
+            if let Some(Termination::Diverged { iteration }) = run.status().termination() {
                 let args = Vec::from([("method", name.to_owned()), ("iteration", iteration.to_string())]);
                 messages.push(Message { code: "diverged".into(), args, warning: true });
             }
@@ -385,58 +431,25 @@ impl View for GradientView {
         }
         messages
     }
-
-    /// A press on the weight plane starts the descents there (M = 2); elsewhere it adds a point.
-    fn press(&self, settings: &mut GradientSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        if self.surface.is_some() {
-            settings.start = Some(((x * 1e3).round() / 1e3, (y * 1e3).round() / 1e3));
-        } else {
-            settings.data.add_point(x, y)?;
-        }
-        Ok(None)
-    }
-
-    fn data_points(settings: &mut GradientSettings) -> Option<&mut dyn PointSink> {
-        Some(&mut settings.data)
-    }
-
-    fn is_animated(&self) -> bool {
-        true
-    }
-
-    fn step(&mut self, steps: usize) -> bool {
-        self.shown = (self.shown + steps).min(self.longest());
-        self.shown < self.longest()
-    }
-
-    fn rewind(&mut self) {
-        self.shown = 0;
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.shown, self.longest()))
-    }
 }
-
-/// The gradient-descent panel.
-pub type GradientPanel = Panel<GradientView>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn defaults_converge_towards_least_squares() {
-        let panel = GradientPanel::try_default().unwrap();
-        let view = panel.view();
+        let panel = Live::<GradientPanel>::try_default().unwrap();
+        let view = panel.panel();
         for run in view.runs() {
-            assert!(matches!(run.termination(), Some(Termination::Finished { .. })));
+            assert!(matches!(run.status().termination(), Some(Termination::Finished { .. })));
             let gap = (run.weights() - &view.least_squares).norm();
             assert!(gap < 0.15, "{:?} ended {gap} from w_LS", run.settings().schedule);
         }
-        assert!(panel.messages().is_empty(), "{:?}", panel.messages());
-        let table = &panel.tables()[0];
+        assert!(panel.report().messages.is_empty(), "{:?}", panel.report().messages);
+        let table = &panel.report().tables[0];
         // N = 20, b = 5: 1, 20 and 4 updates per epoch.
         let per_epoch: Vec<_> = table.rows.iter().map(|r| r[2].clone()).collect();
         assert_eq!(per_epoch, vec![Cell::Number(1.0), Cell::Number(20.0), Cell::Number(4.0)]);
@@ -444,37 +457,38 @@ mod tests {
 
     #[test]
     fn a_large_rate_diverges_with_a_message_and_no_nan() {
-        let mut panel = GradientPanel::try_default().unwrap();
+        let mut panel = Live::<GradientPanel>::try_default().unwrap();
         panel.set("rate", "0.5").unwrap();
         let codes: Vec<_> = panel
-            .messages()
+            .report()
+            .messages
             .into_iter()
             .filter(|m| m.warning)
             .flat_map(|m| m.args.into_iter().filter(|(name, _)| *name == "method").map(|(_, value)| value))
             .collect();
         assert!(codes.contains(&"BGD".to_string()), "{codes:?}");
-        assert!(panel.readouts().iter().all(|r| r.value.is_finite()));
+        assert!(panel.report().readouts.iter().all(|r| r.value.is_finite()));
     }
 
     #[test]
     fn the_animation_rewinds_and_plays_to_the_end() {
-        let mut panel = GradientPanel::try_default().unwrap();
-        let (shown, total) = panel.progress().unwrap();
+        let mut panel = Live::<GradientPanel>::try_default().unwrap();
+        let (shown, total) = panel.report().position.unwrap();
         assert_eq!(shown, total);
         panel.rewind();
-        assert_eq!(panel.progress(), Some((0, total)));
+        assert_eq!(panel.report().position, Some((0, total)));
         assert!(panel.step(10));
-        assert_eq!(panel.progress(), Some((10, total)));
+        assert_eq!(panel.report().position, Some((10, total)));
         while panel.step(1000) {}
-        assert_eq!(panel.progress(), Some((total, total)));
+        assert_eq!(panel.report().position, Some((total, total)));
     }
 
     #[test]
     fn a_press_on_the_weight_plane_sets_the_start() {
-        let mut panel = GradientPanel::try_default().unwrap();
+        let mut panel = Live::<GradientPanel>::try_default().unwrap();
         assert!(panel.press(-1.0, 2.0).unwrap());
         assert_eq!(panel.value("start").as_deref(), Some("-1:2"));
-        let first = &panel.view().runs()[0].path()[0];
+        let first = &panel.panel().runs()[0].path()[0];
         assert_eq!((first[0], first[1]), (-1.0, 2.0));
     }
 }

@@ -5,10 +5,11 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-use super::groups::PointSink;
-use super::groups::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE, model_groups};
-use super::params::{Control, ParamSpec};
-use super::{Panel, Readout, View};
+use crate::app::panel::Panel;
+use crate::app::params::{Control, ParamSpec};
+use crate::app::report::{Readout, Report};
+use crate::app::settings::PointSink;
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Posterior;
 use crate::data::Sinusoid;
@@ -52,13 +53,22 @@ impl Default for PredictiveSettings {
 }
 
 impl ModelSettings for PredictiveSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
+
     fn own_params(&self) -> Vec<ParamSpec> {
         self.precisions.params()
     }
+
     fn assign_own(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         self.precisions.assign(key, text)
     }
+
     fn value_own(&self, key: &str) -> Option<String> {
         self.precisions.value(key)
     }
@@ -66,21 +76,22 @@ impl ModelSettings for PredictiveSettings {
 
 /// The fitted model in the form the chart and the readouts need.
 #[derive(Debug, Clone)]
-pub struct PredictiveView {
+pub struct PredictivePanel {
     scene: PredictiveScene,
     n: usize,
     m: usize,
     log_evidence: f64,
 }
 
-impl PredictiveView {
+impl PredictivePanel {
     /// The scene the chart draws.
     pub fn scene(&self) -> &PredictiveScene {
         &self.scene
     }
 }
 
-impl View for PredictiveView {
+impl Panel for PredictivePanel {
+    const NAME: &'static str = "predictive";
     type Settings = PredictiveSettings;
 
     /// Data → basis → posterior → predictive distribution on a grid, plus posterior samples.
@@ -90,7 +101,7 @@ impl View for PredictiveView {
         let phi = basis.design_matrix(&data.x)?;
         let posterior = Posterior::fit(&phi, &data.t, settings.precisions.hyperparameters()?)?;
 
-        let grid = crate::basis::evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
+        let grid = crate::grid::evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
         let features: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
         let predictions: Vec<_> = features.iter().map(|f| posterior.predict(f)).collect();
         // Posterior samples use their own stream, so they stay put when only data change.
@@ -125,16 +136,8 @@ impl View for PredictiveView {
         draw_chart(root, &self.scene, scale)
     }
 
-    fn legend(&self) -> Vec<LegendEntry> {
-        LEGEND.to_vec()
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        vec![
-            Readout { key: "N", value: self.n as f64 },
-            Readout { key: "M", value: self.m as f64 },
-            Readout { key: "log-evidence", value: self.log_evidence },
-        ]
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
     }
 
     fn data_points(settings: &mut PredictiveSettings) -> Option<&mut dyn PointSink> {
@@ -142,13 +145,19 @@ impl View for PredictiveView {
     }
 }
 
-/// Bayesian regression on the noisy sinusoid, drawn as PRML Fig 3.8.
-pub type PredictivePanel = Panel<PredictiveView>;
-
 impl PredictivePanel {
-    /// The scene the chart draws.
-    pub fn scene(&self) -> &PredictiveScene {
-        self.view().scene()
+    /// The chart's series, for the page's legend.
+    fn legend(&self) -> Vec<LegendEntry> {
+        LEGEND.to_vec()
+    }
+
+    /// The numbers beside the chart.
+    fn readouts(&self) -> Vec<Readout> {
+        vec![
+            Readout { key: "N", value: self.n as f64 },
+            Readout { key: "M", value: self.m as f64 },
+            Readout { key: "log-evidence", value: self.log_evidence },
+        ]
     }
 }
 
@@ -156,30 +165,31 @@ impl PredictivePanel {
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
-    fn panel() -> PredictivePanel {
-        PredictivePanel::try_default().unwrap()
+    fn panel() -> Live<PredictivePanel> {
+        Live::<PredictivePanel>::try_default().unwrap()
     }
 
     #[test]
     fn defaults_fit() {
         let panel = panel();
-        assert_eq!(panel.scene().points.len(), 10);
-        assert_eq!(panel.scene().grid.len(), GRID_POINTS);
-        assert_eq!(panel.scene().samples.len(), SAMPLES);
+        assert_eq!(panel.panel().scene().points.len(), 10);
+        assert_eq!(panel.panel().scene().grid.len(), GRID_POINTS);
+        assert_eq!(panel.panel().scene().samples.len(), SAMPLES);
     }
 
     #[test]
     fn a_bad_value_keeps_the_last_good_state() {
         let mut panel = panel();
         panel.set("alpha", "0.5").unwrap();
-        let before = panel.scene().clone();
+        let before = panel.panel().scene().clone();
         assert_eq!(panel.set("beta", "-1").unwrap_err().to_string(), "β must be > 0, but is -1");
         assert_eq!(panel.set("N", "0").unwrap_err().code(), "no-data");
         assert_eq!(panel.set("M", "0").unwrap_err().code(), "out-of-range");
         assert_eq!(panel.set("gamma", "1").unwrap_err().code(), "unknown-parameter");
         assert_eq!(panel.set("basis", "spline").unwrap_err().code(), "unknown-choice");
-        assert_eq!(panel.scene(), &before);
+        assert_eq!(panel.panel().scene(), &before);
         assert_eq!(panel.value("alpha").as_deref(), Some("0.5"));
     }
 
@@ -195,7 +205,7 @@ mod tests {
         let mut copy = self::panel();
         assert!(copy.apply_query(&query).is_empty());
         assert_eq!(copy.settings(), panel.settings());
-        assert_eq!(copy.scene(), panel.scene());
+        assert_eq!(copy.panel().scene(), panel.panel().scene());
     }
 
     #[test]
@@ -223,13 +233,13 @@ mod tests {
     #[test]
     fn a_press_or_the_form_adds_a_point() {
         let mut panel = panel();
-        assert!(panel.accepts_points());
+        assert!(panel.describe().takes_points);
         assert!(panel.press(0.5, 0.0).unwrap());
         panel.release();
-        assert_eq!(panel.readouts()[0].value, 11.0);
+        assert_eq!(panel.report().readouts[0].value, 11.0);
         panel.add_point(0.25, 1.0).unwrap();
-        assert_eq!(panel.readouts()[0].value, 12.0);
+        assert_eq!(panel.report().readouts[0].value, 12.0);
         assert_eq!(panel.add_point(f64::NAN, 0.0).unwrap_err().code(), "not-finite");
-        assert_eq!(panel.readouts()[0].value, 12.0);
+        assert_eq!(panel.report().readouts[0].value, 12.0);
     }
 }

@@ -1,4 +1,4 @@
-//! The λ-curve panel (F11, PRML Fig 7.11): λ(α) = ½[ln α − ln(α + s) + q²/(α + s)]
+//! The λ-curve panel (PRML Fig 7.11): λ(α) = ½[ln α − ln(α + s) + q²/(α + s)]
 //! (PRML 7.97) against ln α for the q² and s the reader sets, its maximum marked — at
 //! α* = s²/(q² − s) when q² > s, at α = ∞ otherwise (PRML 7.101). The two cases of the
 //! figure are one choice away. Beside it, the (s, q²) plane: above the line q² = s a basis
@@ -7,10 +7,13 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::params::{Control, ParamSpec, parse_choice, parse_real, rounded};
-use super::{Grab, Message, Panel, Readout, Settings, View};
+use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, rounded};
+use crate::app::report::{Message, Readout, Report};
+use crate::app::scene::LambdaCurve;
+use crate::app::settings::Settings;
 use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
-use crate::plot::lambda::{LambdaChart, QualityPlaneChart};
+use crate::plot::lambda::QualityPlaneChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::sparsity::SparsityQuality;
 
@@ -96,11 +99,11 @@ impl Settings for LambdaSettings {
 
 /// The basis vector's s and q².
 #[derive(Debug, Clone)]
-pub struct LambdaView {
+pub struct LambdaPanel {
     sq: SparsityQuality,
 }
 
-impl LambdaView {
+impl LambdaPanel {
     /// Its sparsity and quality.
     pub fn sparsity_quality(&self) -> SparsityQuality {
         self.sq
@@ -108,15 +111,17 @@ impl LambdaView {
 
     fn plane(&self) -> QualityPlaneChart {
         QualityPlaneChart {
-            sq: self.sq,
+            point: (self.sq.s, self.sq.q_squared()),
             references: CASES.iter().map(|&(name, (q2, s), english)| ((s, q2), (name, english))).collect(),
             title: Some(("kept-or-pruned", "kept or pruned?")),
         }
     }
 }
 
-impl View for LambdaView {
+impl Panel for LambdaPanel {
+    const NAME: &'static str = "lambda-curve";
     type Settings = LambdaSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.45, 1.7), ..Layout::DEFAULT };
 
     fn compute(settings: &LambdaSettings) -> Result<Self> {
         Ok(Self { sq: SparsityQuality::from_q_squared(settings.s, settings.q2)? })
@@ -124,33 +129,13 @@ impl View for LambdaView {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         let (left, right) = crate::plot::split_pair(root, scale, 0.58);
-        let curve = LambdaChart { title: Some(("lambda-curve", "λ(α), PRML 7.97")), ..LambdaChart::new(self.sq) };
-        curve.draw(&left, scale, labels)?;
+        let curve = LambdaCurve { title: Some(("lambda-curve", "λ(α), PRML 7.97")), ..LambdaCurve::new(self.sq) };
+        curve.chart()?.draw(&left, scale, labels)?;
         self.plane().draw(&right, scale, labels)
     }
 
-    const ASPECT: (f64, f64) = (0.45, 1.7);
-
-    fn legend(&self) -> Vec<LegendEntry> {
-        vec![
-            LegendEntry { key: "lambda-curve", colour: "#222222", mark: Mark::Line },
-            LegendEntry { key: "alpha-star", colour: "#d55e00", mark: Mark::Dot },
-            LegendEntry { key: "pruned-level", colour: "#888888", mark: Mark::Dashed },
-            LegendEntry { key: "this-basis", colour: "#0072b2", mark: Mark::Dot },
-            LegendEntry { key: "threshold", colour: "#222222", mark: Mark::Dashed },
-        ]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        vec![
-            Readout { key: "theta", value: self.sq.theta() },
-            Readout { key: "alpha-star", value: self.sq.optimal_alpha().unwrap_or(f64::INFINITY) },
-            Readout { key: "lambda-star", value: self.sq.max_lambda() },
-        ]
-    }
-
-    fn messages(&self) -> Vec<Message> {
-        vec![super::sparsity::verdict(&self.sq)]
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
     }
 
     /// Sets (s, q²) to the pressed point of the plane and grabs it.
@@ -166,40 +151,65 @@ impl View for LambdaView {
     }
 }
 
-/// The λ-curve panel.
-pub type LambdaPanel = Panel<LambdaView>;
+impl LambdaPanel {
+    /// The chart's series, for the page's legend.
+    fn legend(&self) -> Vec<LegendEntry> {
+        vec![
+            LegendEntry { key: "lambda-curve", colour: "#222222", mark: Mark::Line },
+            LegendEntry { key: "alpha-star", colour: "#d55e00", mark: Mark::Dot },
+            LegendEntry { key: "pruned-level", colour: "#888888", mark: Mark::Dashed },
+            LegendEntry { key: "this-basis", colour: "#0072b2", mark: Mark::Dot },
+            LegendEntry { key: "threshold", colour: "#222222", mark: Mark::Dashed },
+        ]
+    }
+
+    /// The numbers beside the chart.
+    fn readouts(&self) -> Vec<Readout> {
+        vec![
+            Readout { key: "theta", value: self.sq.theta() },
+            Readout { key: "alpha-star", value: self.sq.optimal_alpha().unwrap_or(f64::INFINITY) },
+            Readout { key: "lambda-star", value: self.sq.max_lambda() },
+        ]
+    }
+
+    /// Notes on the state (e.g. "diverged at iteration k").
+    fn messages(&self) -> Vec<Message> {
+        vec![crate::app::panels::sparsity::verdict(&self.sq)]
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
-    fn readout(panel: &LambdaPanel, key: &str) -> f64 {
-        panel.readouts().iter().find(|r| r.key == key).unwrap().value
+    fn readout(panel: &Live<LambdaPanel>, key: &str) -> f64 {
+        panel.report().readouts.iter().find(|r| r.key == key).unwrap().value
     }
 
     #[test]
     fn the_textbook_cases_are_one_choice_away() {
-        let mut panel = LambdaPanel::try_default().unwrap();
+        let mut panel = Live::<LambdaPanel>::try_default().unwrap();
         assert!((readout(&panel, "alpha-star") - 1.0 / 3.0).abs() < 1e-15);
         assert_eq!(readout(&panel, "theta"), 3.0);
         panel.set("case", "fig-7-11-right").unwrap();
         assert_eq!((panel.value("q2").as_deref(), panel.value("sparsity").as_deref()), (Some("1"), Some("2")));
         assert_eq!(readout(&panel, "alpha-star"), f64::INFINITY);
         assert_eq!(readout(&panel, "lambda-star"), 0.0);
-        assert_eq!(panel.messages()[0].code, "sparsity-pruned");
+        assert_eq!(panel.report().messages[0].code, "sparsity-pruned");
     }
 
     #[test]
     fn changing_a_value_makes_the_case_custom_and_the_url_reads_back() {
-        let mut panel = LambdaPanel::try_default().unwrap();
+        let mut panel = Live::<LambdaPanel>::try_default().unwrap();
         panel.set("q2", "4").unwrap();
         assert_eq!(panel.value("case").as_deref(), Some("fig-7-11-left"), "the same value keeps the case");
         panel.set("q2", "9").unwrap();
         assert_eq!(panel.value("case").as_deref(), Some("custom"));
         assert!((readout(&panel, "alpha-star") - 1.0 / 8.0).abs() < 1e-15);
-        for query in [panel.query(), LambdaPanel::try_default().unwrap().query()] {
-            let mut copy = LambdaPanel::try_default().unwrap();
+        for query in [panel.query(), Live::<LambdaPanel>::try_default().unwrap().query()] {
+            let mut copy = Live::<LambdaPanel>::try_default().unwrap();
             assert!(copy.apply_query(&query).is_empty());
             assert_eq!(copy.query(), query);
         }
@@ -210,7 +220,7 @@ mod tests {
 
     #[test]
     fn a_press_on_the_plane_sets_s_and_q_squared() {
-        let mut panel = LambdaPanel::try_default().unwrap();
+        let mut panel = Live::<LambdaPanel>::try_default().unwrap();
         assert!(panel.press(3.0, 2.0).unwrap());
         assert_eq!(panel.value("case").as_deref(), Some("custom"));
         assert!((readout(&panel, "theta") + 1.0).abs() < 1e-15);
@@ -222,7 +232,7 @@ mod tests {
 
     #[test]
     fn bad_values_are_refused() {
-        let mut panel = LambdaPanel::try_default().unwrap();
+        let mut panel = Live::<LambdaPanel>::try_default().unwrap();
         assert_eq!(panel.set("sparsity", "0").unwrap_err().to_string(), "s must be > 0, but is 0");
         assert_eq!(panel.set("q2", "-1").unwrap_err().to_string(), "q² must be ≥ 0, but is -1");
         assert_eq!(panel.set("case", "middle").unwrap_err().code(), "unknown-choice");

@@ -1,15 +1,17 @@
-//! The least-squares panel (F2, 001 eq 4–8): w_ML = Φ†t and 1/β_ML on the noisy
-//! sinusoid, beside the train and test RMS error for every M (PRML Fig 1.5).
+//! The least-squares panel (lecture notes on linear models, eq 4–8): w_ML = Φ†t and 1/β_ML
+//! on the noisy sinusoid, beside the train and test RMS error for every M (PRML Fig 1.5).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::groups::PointSink;
-use super::groups::{BasisParams, DataParams, ModelSettings, X_RANGE, model_groups};
-use super::{Cell, Message, Panel, Readout, Table, View};
-use crate::basis::{BasisSpec, Family, evenly_spaced};
+use crate::app::panel::{Layout, Panel};
+use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::settings::PointSink;
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
+use crate::basis::{BasisSpec, Family};
 use crate::data::{Dataset, Sinusoid};
 use crate::error::Result;
+use crate::grid::evenly_spaced;
 use crate::linear::least_squares::{self, LeastSquares};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette, split_pair};
@@ -39,7 +41,13 @@ impl Default for LeastSquaresSettings {
 }
 
 impl ModelSettings for LeastSquaresSettings {
-    model_groups!();
+    fn groups(&self) -> (&BasisParams, &DataParams) {
+        (&self.basis, &self.data)
+    }
+
+    fn groups_mut(&mut self) -> (&mut BasisParams, &mut DataParams) {
+        (&mut self.basis, &mut self.data)
+    }
 }
 
 /// Train and test RMS error of the least-squares fit with M functions.
@@ -55,7 +63,7 @@ pub struct ErrorAtM {
 
 /// The fit for the chosen M and the error curve over M.
 #[derive(Debug, Clone)]
-pub struct LeastSquaresView {
+pub struct LeastSquaresPanel {
     fit: LeastSquares,
     current: ErrorAtM,
     curve: Vec<ErrorAtM>,
@@ -64,7 +72,7 @@ pub struct LeastSquaresView {
     error_chart: LineChart,
 }
 
-impl LeastSquaresView {
+impl LeastSquaresPanel {
     /// The least-squares fit for the chosen M.
     pub fn fit(&self) -> &LeastSquares {
         &self.fit
@@ -95,8 +103,10 @@ fn fit_with(
     Ok((fit, ErrorAtM { m: basis.len(), train: train_rms, test: test_rms }, basis))
 }
 
-impl View for LeastSquaresView {
+impl Panel for LeastSquaresPanel {
+    const NAME: &'static str = "least-squares";
     type Settings = LeastSquaresSettings;
+    const LAYOUT: Layout = Layout { aspect: (0.5, 1.2), ..Layout::DEFAULT };
 
     fn compute(settings: &LeastSquaresSettings) -> Result<Self> {
         let train = settings.data.dataset()?;
@@ -158,8 +168,23 @@ impl View for LeastSquaresView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.5, 1.2);
+    fn report(&self) -> Report {
+        Report {
+            readouts: self.readouts(),
+            tables: self.tables(),
+            messages: self.messages(),
+            legend: self.legend(),
+            ..Report::default()
+        }
+    }
 
+    fn data_points(settings: &mut LeastSquaresSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.data)
+    }
+}
+
+impl LeastSquaresPanel {
+    /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
@@ -170,6 +195,7 @@ impl View for LeastSquaresView {
         ]
     }
 
+    /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
         vec![
             Readout { key: "N", value: self.n as f64 },
@@ -181,11 +207,13 @@ impl View for LeastSquaresView {
         ]
     }
 
+    /// The tables beside the chart.
     fn tables(&self) -> Vec<Table> {
         let rows = self.fit.weights().iter().enumerate().map(|(j, &w)| vec![Cell::Number(j as f64), Cell::Number(w)]);
         vec![Table { key: "weights", columns: vec!["j", "w-ml"], rows: rows.collect() }]
     }
 
+    /// Notes on the state (e.g. "diverged at iteration k").
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
         let (rank, m) = (self.fit.rank(), self.current.m);
@@ -198,24 +226,18 @@ impl View for LeastSquaresView {
         }
         messages
     }
-
-    fn data_points(settings: &mut LeastSquaresSettings) -> Option<&mut dyn PointSink> {
-        Some(&mut settings.data)
-    }
 }
-
-/// The least-squares panel.
-pub type LeastSquaresPanel = Panel<LeastSquaresView>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn the_error_curve_shows_over_fitting() {
-        let panel = LeastSquaresPanel::try_default().unwrap();
-        let curve = panel.view().curve();
+        let panel = Live::<LeastSquaresPanel>::try_default().unwrap();
+        let curve = panel.panel().curve();
         assert_eq!(curve.first().map(|e| e.m), Some(1));
         assert_eq!(curve.len(), CURVE_MAX_M);
         // Training error never grows with M (nested models), and is ≈ 0 from M = N = 10 on.
@@ -230,13 +252,13 @@ mod tests {
 
     #[test]
     fn m_above_n_gives_the_minimum_norm_answer_with_a_message() {
-        let mut panel = LeastSquaresPanel::try_default().unwrap();
+        let mut panel = Live::<LeastSquaresPanel>::try_default().unwrap();
         panel.set("M", "14").unwrap();
-        let view = panel.view();
+        let view = panel.panel();
         assert!(view.fit().rank() <= 10);
         assert!(view.fit().weights().iter().all(|w| w.is_finite()));
-        let codes: Vec<_> = view.messages().into_iter().map(|m| m.code).collect();
+        let codes: Vec<_> = view.report().messages.into_iter().map(|m| m.code).collect();
         assert!(codes.contains(&"rank-deficient".to_string()), "{codes:?}");
-        assert!(panel.readouts().iter().all(|r| r.value.is_finite()));
+        assert!(panel.report().readouts.iter().all(|r| r.value.is_finite()));
     }
 }

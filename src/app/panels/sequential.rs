@@ -1,4 +1,4 @@
-//! The sequential-learning panel (F5; PRML Fig 3.7 and 3.8 for a straight line): points
+//! The sequential-learning panel (PRML Fig 3.7 and 3.8 for a straight line): points
 //! arrive one at a time; the likelihood of the newest point, the posterior over (w₀, w₁)
 //! shrinking towards the true weights, lines drawn from it in data space, and the
 //! predictive band narrowing.
@@ -9,15 +9,19 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-use super::params::{Control, ParamSpec, parse_integer, parse_real};
-use super::{Panel, Readout, Settings, View};
-use crate::basis::evenly_spaced;
+use crate::app::panel::{Layout, Panel};
+use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
+use crate::app::replay::{Frames, Player, Replay};
+use crate::app::report::{Readout, Report};
+use crate::app::settings::Settings;
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::{Dataset, StraightLine};
 use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
+use crate::grid::Surface;
+use crate::grid::evenly_spaced;
 use crate::plot::fit::{Curve, LineChart};
 use crate::plot::predictive::{PredictiveScene, draw_chart};
-use crate::plot::surface::{Surface, SurfaceChart};
+use crate::plot::surface::SurfaceChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
 
 /// Weight space shown: w₀, w₁ ∈ [−1, 1], as in PRML Fig 3.7.
@@ -94,33 +98,17 @@ impl Settings for SequentialSettings {
     }
 }
 
-/// The run's data and the point it has reached.
+/// The points of a run, the prior, and the posterior after the points observed so far: the
+/// frames of the sequential panel, frame k having observed k points.
 #[derive(Debug, Clone)]
-pub struct SequentialView {
+pub struct Observations {
     data: Dataset,
     hyper: Hyperparameters,
-    seed: u64,
-    /// Points observed.
-    k: usize,
+    /// The posterior after the points observed.
     posterior: Posterior,
 }
 
-/// φ(x) = (1, x): the straight-line model y = w₀ + w₁x.
-fn features(x: f64) -> DVector<f64> {
-    DVector::from_vec(vec![1.0, x])
-}
-
-impl SequentialView {
-    /// Points observed.
-    pub fn observed(&self) -> usize {
-        self.k
-    }
-
-    /// The posterior after the observed points (the prior before any).
-    pub fn posterior(&self) -> &Posterior {
-        &self.posterior
-    }
-
+impl Observations {
     /// The posterior after the first `k` points, PRML 3.53–3.54 (3.49 with m₀ = 0, S₀ = α⁻¹I).
     fn posterior_after(data: &Dataset, hyper: Hyperparameters, k: usize) -> Result<Posterior> {
         if k == 0 {
@@ -129,11 +117,55 @@ impl SequentialView {
         let rows: Vec<_> = data.x[..k].iter().map(|&x| features(x).transpose()).collect();
         Posterior::fit(&DMatrix::from_rows(&rows), &data.t[..k], hyper)
     }
+}
+
+impl Frames for Observations {
+    fn last(&self) -> usize {
+        self.data.len()
+    }
+
+    /// Observes the first `frame` points (the posterior of one step is the prior of the
+    /// next, so this equals the batch posterior).
+    fn show(&mut self, frame: usize) {
+        // The posterior exists for every valid α, β (checked when computing).
+        if let Ok(posterior) = Self::posterior_after(&self.data, self.hyper, frame) {
+            self.posterior = posterior;
+        }
+    }
+}
+
+/// The run's data and the point it has reached.
+#[derive(Debug, Clone)]
+pub struct SequentialPanel {
+    /// The run, point by point.
+    replay: Replay<Observations>,
+    seed: u64,
+}
+
+/// φ(x) = (1, x): the straight-line model y = w₀ + w₁x.
+fn features(x: f64) -> DVector<f64> {
+    DVector::from_vec(vec![1.0, x])
+}
+
+impl SequentialPanel {
+    /// Points observed.
+    pub fn observed(&self) -> usize {
+        self.replay.shown()
+    }
+
+    /// The posterior after the observed points (the prior before any).
+    pub fn posterior(&self) -> &Posterior {
+        &self.replay.frames().posterior
+    }
+
+    fn data(&self) -> &Dataset {
+        &self.replay.frames().data
+    }
 
     fn density_chart(&self) -> SurfaceChart {
         // −density, so that the most probable weights get the darkest band.
-        let density = |w0: f64, w1: f64| -self.posterior.log_density(&DVector::from_vec(vec![w0, w1])).exp();
-        let title = if self.k == 0 { ("prior", "prior") } else { ("posterior", "posterior") };
+        let density = |w0: f64, w1: f64| -self.posterior().log_density(&DVector::from_vec(vec![w0, w1])).exp();
+        let title = if self.observed() == 0 { ("prior", "prior") } else { ("posterior", "posterior") };
         SurfaceChart {
             surface: Surface::sample(W_RANGE, W_RANGE, CELLS, CELLS, density).with_linear_levels(12),
             x_name: ("w0", "w₀"),
@@ -147,8 +179,9 @@ impl SequentialView {
 
     /// The likelihood p(t_k | x_k, w, β) of the newest point over the weight plane.
     fn likelihood_chart(&self) -> Option<SurfaceChart> {
-        let last = self.k.checked_sub(1)?;
-        let (x, t, beta) = (self.data.x[last], self.data.t[last], self.hyper.beta());
+        let last = self.observed().checked_sub(1)?;
+        let data = self.data();
+        let (x, t, beta) = (data.x[last], data.t[last], self.replay.frames().hyper.beta());
         let likelihood = |w0: f64, w1: f64| -(-0.5 * beta * (t - w0 - w1 * x).powi(2)).exp();
         Some(SurfaceChart {
             surface: Surface::sample(W_RANGE, W_RANGE, CELLS, CELLS, likelihood).with_linear_levels(12),
@@ -162,17 +195,18 @@ impl SequentialView {
     }
 
     fn points(&self) -> Vec<(f64, f64)> {
-        self.data.x[..self.k].iter().copied().zip(self.data.t[..self.k].iter().copied()).collect()
+        let (data, k) = (self.data(), self.observed());
+        data.x[..k].iter().copied().zip(data.t[..k].iter().copied()).collect()
     }
 
     /// Data space: the observed points, the true line and lines y = w₀ + w₁x for weights
     /// drawn from the posterior (PRML Fig 3.7, right column).
     fn samples_chart(&self) -> LineChart {
-        let mut rng = Pcg64::seed_from_u64(self.seed.wrapping_add(self.k as u64));
+        let mut rng = Pcg64::seed_from_u64(self.seed.wrapping_add(self.observed() as u64));
         let ends = [X_RANGE.0, X_RANGE.1];
         let mut curves = vec![Curve::truth(ends.iter().map(|&x| (x, StraightLine::truth(x))).collect())];
         for _ in 0..SAMPLES {
-            let w = self.posterior.sample(&mut rng);
+            let w = self.posterior().sample(&mut rng);
             curves.push(Curve::solid(ends.iter().map(|&x| (x, w[0] + w[1] * x)).collect(), palette::MEAN, 1.5));
         }
         LineChart {
@@ -190,7 +224,7 @@ impl SequentialView {
     /// The predictive band m_Nᵀφ(x) ± σ_N(x), σ_N² = 1/β + φᵀS_Nφ (PRML 3.58–3.59, Fig 3.8).
     fn predictive_scene(&self) -> PredictiveScene {
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, 101);
-        let predictions: Vec<_> = grid.iter().map(|&x| self.posterior.predict(&features(x))).collect();
+        let predictions: Vec<_> = grid.iter().map(|&x| self.posterior().predict(&features(x))).collect();
         PredictiveScene {
             x_range: X_RANGE,
             y_range: (-1.2, 1.2),
@@ -204,15 +238,19 @@ impl SequentialView {
     }
 }
 
-impl View for SequentialView {
+impl Panel for SequentialPanel {
+    const NAME: &'static str = "sequential";
     type Settings = SequentialSettings;
+    const FOLLOWS: &'static [&'static str] = &["k"];
+    const LAYOUT: Layout = Layout { aspect: (0.8, 3.2), ..Layout::DEFAULT };
 
     fn compute(settings: &SequentialSettings) -> Result<Self> {
         let data = StraightLine { n: settings.n, noise: settings.noise, seed: settings.seed }.generate()?;
         let hyper = Hyperparameters::new(settings.alpha, settings.beta)?;
         let k = settings.k.min(settings.n);
-        let posterior = Self::posterior_after(&data, hyper, k)?;
-        Ok(Self { data, hyper, seed: settings.seed, k, posterior })
+        let posterior = Observations::posterior_after(&data, hyper, k)?;
+        let replay = Replay::new(Observations { data, hyper, posterior }, Some("k"), k);
+        Ok(Self { replay, seed: settings.seed })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -227,8 +265,21 @@ impl View for SequentialView {
         Ok(area)
     }
 
-    const ASPECT: (f64, f64) = (0.8, 3.2);
+    fn report(&self) -> Report {
+        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
+    }
 
+    fn player(&self) -> Option<&dyn Player> {
+        Some(&self.replay)
+    }
+
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        Some(&mut self.replay)
+    }
+}
+
+impl SequentialPanel {
+    /// The chart's series, for the page's legend.
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "density", colour: "#5a7b9a", mark: Mark::Area },
@@ -240,69 +291,38 @@ impl View for SequentialView {
         ]
     }
 
+    /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
-        let m = self.posterior.mean();
-        let s = self.posterior.covariance();
+        let m = self.posterior().mean();
+        let s = self.posterior().covariance();
         vec![
-            Readout { key: "observed", value: self.k as f64 },
+            Readout { key: "observed", value: self.observed() as f64 },
             Readout { key: "m0", value: m[0] },
             Readout { key: "m1", value: m[1] },
             Readout { key: "sd0", value: s[(0, 0)].sqrt() },
             Readout { key: "sd1", value: s[(1, 1)].sqrt() },
         ]
     }
-
-    fn is_animated(&self) -> bool {
-        true
-    }
-
-    /// Observes up to `steps` more points (the posterior of one step is the prior of the next).
-    fn step(&mut self, steps: usize) -> bool {
-        let k = (self.k + steps).min(self.data.len());
-        if let Ok(posterior) = Self::posterior_after(&self.data, self.hyper, k) {
-            self.k = k;
-            self.posterior = posterior;
-        }
-        self.k < self.data.len()
-    }
-
-    fn rewind(&mut self) {
-        // The prior always exists for valid α (checked when computing).
-        if let Ok(prior) = Self::posterior_after(&self.data, self.hyper, 0) {
-            self.k = 0;
-            self.posterior = prior;
-        }
-    }
-
-    fn progress(&self) -> Option<(usize, usize)> {
-        Some((self.k, self.data.len()))
-    }
-
-    fn cursor(&self) -> Option<(&'static str, String)> {
-        Some(("k", self.k.to_string()))
-    }
 }
-
-/// The sequential-learning panel.
-pub type SequentialPanel = Panel<SequentialView>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::PanelModel;
+    use crate::app::panel::Live;
 
     #[test]
     fn one_point_at_a_time_equals_all_at_once() {
         // Sequential updating (PRML 3.49 with the last posterior as the new prior) gives
         // the batch posterior: check the k-th step against a fresh fit on k points.
-        let mut panel = SequentialPanel::try_default().unwrap();
+        let mut panel = Live::<SequentialPanel>::try_default().unwrap();
         panel.rewind();
         assert_eq!(panel.value("k").as_deref(), Some("0"));
         for k in 1..=25 {
             panel.step(1);
-            let mut fresh = SequentialPanel::try_default().unwrap();
+            let mut fresh = Live::<SequentialPanel>::try_default().unwrap();
             fresh.set("k", &k.to_string()).unwrap();
-            let (a, b) = (panel.view().posterior().mean(), fresh.view().posterior().mean());
+            let (a, b) = (panel.panel().posterior().mean(), fresh.panel().posterior().mean());
             assert!((a - b).norm() < 1e-12, "k = {k}");
         }
         assert_eq!(panel.value("k").as_deref(), Some("25"), "the URL follows the animation");
@@ -311,21 +331,21 @@ mod tests {
 
     #[test]
     fn the_posterior_closes_in_on_the_true_weights() {
-        let mut panel = SequentialPanel::try_default().unwrap();
+        let mut panel = Live::<SequentialPanel>::try_default().unwrap();
         panel.set("k", "0").unwrap();
-        let prior_sd = panel.readouts()[3].value;
+        let prior_sd = panel.report().readouts[3].value;
         assert!((prior_sd - 0.5f64.sqrt()).abs() < 1e-12, "prior sd = 1/√α");
         panel.set("k", "25").unwrap();
-        let r = panel.readouts();
+        let r = panel.report().readouts;
         assert!(r[3].value < 0.1 && r[4].value < 0.15, "{r:?}");
         assert!((r[1].value + 0.3).abs() < 0.15 && (r[2].value - 0.5).abs() < 0.2, "{r:?}");
     }
 
     #[test]
     fn more_points_than_the_run_has_are_clamped_and_bad_values_refused() {
-        let mut panel = SequentialPanel::try_default().unwrap();
+        let mut panel = Live::<SequentialPanel>::try_default().unwrap();
         panel.set("k", "60").unwrap();
-        assert_eq!(panel.view().observed(), 25);
+        assert_eq!(panel.panel().observed(), 25);
         assert_eq!(panel.set("k", "101").unwrap_err().code(), "out-of-range");
         assert_eq!(panel.set("alpha", "0").unwrap_err().code(), "out-of-range");
     }

@@ -1,0 +1,144 @@
+//! What the step-by-step panels of the fast RVM show of its run (regression and
+//! classification): L against step, λ(α) of the basis function the step acted on, the event
+//! log, the table comparing it with the methods run in the background, and the colours of
+//! the three actions. Each reads the run's events up to the step shown.
+
+use plotters::style::RGBColor;
+
+use super::background::Background;
+use super::report::{Cell, Table};
+use super::scene::LambdaCurve;
+use crate::plot::fit::{Curve, LineChart, widen};
+use crate::plot::lambda::LambdaChart;
+use crate::plot::palette;
+use crate::rvm::sparsity::SparsityQuality;
+use crate::rvm::{Action, Event, RelevanceModel};
+use crate::solver::{Solver, Status, Termination};
+
+/// Rows of the event log.
+const LOG_ROWS: usize = 10;
+
+/// Colours of the three actions on a basis function (Okabe–Ito, apart from the data's
+/// blue, the mean's vermilion and the truth's green): add, re-estimate, delete.
+pub const ADD: RGBColor = RGBColor(0x56, 0xB4, 0xE9);
+/// Re-estimation.
+pub const REESTIMATE: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+/// Deletion.
+pub const DELETE: RGBColor = RGBColor(0xCC, 0x79, 0xA7);
+
+/// The colour of an action on a basis function.
+pub fn action_colour(action: Action) -> Option<RGBColor> {
+    match action {
+        Action::Add => Some(ADD),
+        Action::Reestimate => Some(REESTIMATE),
+        Action::Delete => Some(DELETE),
+        Action::Noise | Action::Converged => None,
+    }
+}
+
+/// L against step: the whole run faint, the part up to step `shown` in colour; `y_name` is
+/// the label key and English name of L.
+pub fn likelihood_chart(events: &[Event], shown: usize, y_name: (&'static str, &'static str)) -> LineChart {
+    let all: Vec<(f64, f64)> = events.iter().map(|e| (e.step as f64, e.log_ml)).collect();
+    let up_to = all[..=shown].to_vec();
+    let x_range = (0.0, ((all.len() - 1) as f64).max(1.0));
+    // From step 2 (or a tenth of the run) on: the first steps climb hundreds of nats,
+    // the rest a few; the early part leaves through the bottom.
+    let from = (all.len() / 10).max(2).min(all.len() - 1);
+    let last = all[all.len() - 1].1;
+    LineChart {
+        x_range,
+        y_range: widen(all[from..].iter().map(|p| p.1), (last - 1.0, last + 1.0), 0.05),
+        x_name: ("step", "step"),
+        y_name,
+        title: Some(("marginal-likelihood", "marginal likelihood")),
+        curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(up_to, palette::MEAN, 2.0)],
+        points: vec![],
+        marker: Some(shown as f64),
+    }
+}
+
+/// λ(α) of the basis function of the latest step up to `shown` that acted on one (PRML
+/// 7.97), with its α before the step marked (∞ for an addition); the maximum is its α
+/// after.
+pub fn lambda_chart(events: &[Event], shown: usize) -> Option<LambdaChart> {
+    let event = events[..=shown].iter().rev().find(|e| e.basis.is_some())?;
+    let sq = SparsityQuality::new(event.s?, event.q?).ok()?;
+    let curve = LambdaCurve {
+        current: Some(event.alpha_old.unwrap_or(f64::INFINITY)),
+        title: Some(("lambda-of-step", "this step's basis")),
+        ..LambdaCurve::new(sq)
+    };
+    curve.chart().ok()
+}
+
+/// The last [`LOG_ROWS`] events up to step `shown`, newest first.
+pub fn events_table(events: &[Event], shown: usize) -> Table {
+    let first = (shown + 1).saturating_sub(LOG_ROWS);
+    let rows = events[first..=shown]
+        .iter()
+        .rev()
+        .map(|e| {
+            let alpha = |a: Option<f64>| if e.basis.is_some() { alpha_cell(a) } else { Cell::Label("none") };
+            vec![
+                Cell::Number(e.step as f64),
+                Cell::Label(e.action.name()),
+                e.basis.map_or(Cell::Label("none"), |m| Cell::Number(m as f64)),
+                e.theta.map_or(Cell::Label("none"), Cell::Number),
+                alpha(e.alpha_old),
+                alpha(e.alpha_new),
+                Cell::Number(e.delta_l),
+                Cell::Number(e.log_ml),
+            ]
+        })
+        .collect();
+    Table {
+        key: "events",
+        columns: vec!["step", "action", "basis", "theta", "alpha-old", "alpha-new", "delta-l", "log-ml"],
+        rows,
+    }
+}
+
+/// The table `key` comparing methods: the fast run (its events, run to the end in
+/// `elapsed_ms`) and the runs in the background, each named.
+pub fn methods_table<S: Solver + RelevanceModel>(
+    key: &'static str,
+    events: &[Event],
+    elapsed_ms: f64,
+    background: &[(&'static str, &Background<S>)],
+) -> Table {
+    let last = &events[events.len() - 1];
+    let converged = if last.action == Action::Converged { "yes" } else { "no" };
+    let fast = row("fast", events.len() - 1, elapsed_ms, last.log_ml, last.active, converged);
+    let others = background.iter().map(|(name, b)| {
+        let run = b.run();
+        let state = match run.status() {
+            Status::Terminated(Termination::Converged { .. }) => "yes",
+            _ if b.is_done() => "no",
+            _ => "running",
+        };
+        row(name, run.iterations(), b.elapsed_ms(), run.log_ml(), run.relevance_vectors(), state)
+    });
+    Table {
+        key,
+        columns: vec!["method", "steps", "time-ms", "log-ml", "relevance-vectors", "converged"],
+        rows: std::iter::once(fast).chain(others).collect(),
+    }
+}
+
+/// One method's row: name, steps, time, L, relevance vectors, converged (yes, no, running).
+fn row(name: &'static str, steps: usize, ms: f64, log_ml: f64, relevant: usize, state: &'static str) -> Vec<Cell> {
+    vec![
+        Cell::Label(name),
+        Cell::Number(steps as f64),
+        Cell::Number(ms),
+        Cell::Number(log_ml),
+        Cell::Number(relevant as f64),
+        Cell::Label(state),
+    ]
+}
+
+/// A number cell, or ∞ for `None` (an inactive α).
+fn alpha_cell(alpha: Option<f64>) -> Cell {
+    alpha.map_or(Cell::Label("infinity"), Cell::Number)
+}

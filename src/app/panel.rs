@@ -1,0 +1,454 @@
+//! The panel contract: what one panel of the lab is ([`Panel`]), how it lives on the page
+//! ([`Live`]), and what the page may ask of any panel ([`PanelModel`]).
+//!
+//! A panel is a type computed from its [`Settings`]. It draws itself, reports everything
+//! shown beside the chart as one [`Report`], answers presses and drags, and — when it
+//! animates — hands out its [`Player`]. [`Live`] holds a panel with the settings it was
+//! computed from and does the rest once for every panel: each change is applied to a copy of
+//! the settings and committed only if the panel computes, so a bad value leaves the last good
+//! state; a change of a setting the panel [`Panel::FOLLOWS`] moves it in place; the URL is
+//! the settings. The list of panels is [`super::registry`].
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::params::{Notice, ParamSpec};
+use super::replay::Player;
+use super::report::Report;
+use super::settings::{PointSink, Settings};
+use crate::backend::PageBackend;
+use crate::error::{Error, Result};
+use crate::plot::{Labels, PlotArea};
+
+/// What a press on the plot grabbed, for dragging (e.g. which centre).
+pub type Grab = usize;
+
+/// What the page lays a panel out by.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Layout {
+    /// Height / width of the canvas: (wide, narrower than [`crate::plot::NARROW`] CSS
+    /// pixels, where multi-chart panels stack).
+    pub aspect: (f64, f64),
+    /// The label keys of a data point's two coordinates (the add-point form's fields).
+    pub point_axes: [&'static str; 2],
+    /// The position of the page's speed slider when the panel opens: 0 is a step every
+    /// half second, 3 a step per frame, 6 sixty-four per frame.
+    pub play_speed: u8,
+}
+
+impl Layout {
+    /// A single chart 0.6 as high as wide, points (x, t), speed 4.
+    pub const DEFAULT: Layout = Layout { aspect: (0.6, 0.6), point_axes: ["x", "t"], play_speed: 4 };
+}
+
+/// One panel of the lab.
+pub trait Panel: Sized + 'static {
+    /// Its name in `?panel=…` and in the string table (`panel.<name>`).
+    const NAME: &'static str;
+    /// What the user sets on it.
+    type Settings: Settings;
+    /// How the page lays it out.
+    const LAYOUT: Layout = Layout::DEFAULT;
+    /// Settings the panel takes in place ([`Panel::follow`]) rather than being computed
+    /// again: the frame shown, a highlight, the class of the next point.
+    const FOLLOWS: &'static [&'static str] = &[];
+
+    /// Computes the panel from `settings`.
+    ///
+    /// # Errors
+    /// Whatever the models refuse for these settings.
+    fn compute(settings: &Self::Settings) -> Result<Self>;
+
+    /// Takes `settings`, which differ from those the panel was computed from only in keys of
+    /// [`Panel::FOLLOWS`]; `false` (with nothing changed) to be computed again instead. The
+    /// frame shown is moved by [`Live`] through the player afterwards.
+    fn follow(&mut self, _settings: &Self::Settings) -> bool {
+        true
+    }
+
+    /// Draws onto a cleared `root`, lengths in CSS pixels times `scale`, words from
+    /// `labels`; returns the interactive chart's area.
+    ///
+    /// # Errors
+    /// [`Error::Drawing`] if the backend fails.
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
+
+    /// The readouts, tables, messages and legend beside the chart. (Its `position` and
+    /// `work` are filled in by [`Live`] from the player and [`Panel::work_progress`].)
+    fn report(&self) -> Report;
+
+    /// The data points of `settings` that a press on the plot or the add-point form extends,
+    /// if the panel has such data.
+    fn data_points(_settings: &mut Self::Settings) -> Option<&mut dyn PointSink> {
+        None
+    }
+
+    /// A press at data point (x, y) of the interactive chart: changes `settings` and/or
+    /// grabs something to drag. By default it adds the point (x, y) to the data, if any.
+    ///
+    /// # Errors
+    /// If the press would make the settings invalid.
+    fn press(&self, settings: &mut Self::Settings, x: f64, y: f64) -> Result<Option<Grab>> {
+        if let Some(data) = Self::data_points(settings) {
+            data.add_point(x, y)?;
+        }
+        Ok(None)
+    }
+
+    /// The grabbed thing dragged to (x, y).
+    ///
+    /// # Errors
+    /// If the move would make the settings invalid.
+    fn drag(&self, _settings: &mut Self::Settings, _grab: Grab, _x: f64, _y: f64) -> Result<()> {
+        Ok(())
+    }
+
+    /// The animation, if the panel has one.
+    fn player(&self) -> Option<&dyn Player> {
+        None
+    }
+
+    /// The same, to move.
+    fn player_mut(&mut self) -> Option<&mut dyn Player> {
+        None
+    }
+
+    /// Continues work left over from [`Panel::compute`] (iterative solvers run in slices,
+    /// one per frame), for at most `budget` units; `true` while more remains.
+    fn work(&mut self, _budget: usize) -> bool {
+        false
+    }
+
+    /// Parts of that work done so far and in all, for the progress bar.
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        None
+    }
+}
+
+/// A change to a panel's settings, given the panel: what [`Live::update`] applies. It
+/// returns what it grabbed for dragging, if anything. (A trait object, so that `update`
+/// exists once per panel rather than once per caller: it was 15 KB of the wasm module.)
+pub type Change<'a, P> = &'a mut dyn FnMut(&P, &mut <P as Panel>::Settings) -> Result<Option<Grab>>;
+
+/// A panel on the page: its settings, the panel computed from them, and what the pointer
+/// holds.
+#[derive(Debug, Clone)]
+pub struct Live<P: Panel> {
+    settings: P::Settings,
+    panel: P,
+    grab: Option<Grab>,
+}
+
+impl<P: Panel> Live<P> {
+    /// The panel with `settings`.
+    ///
+    /// # Errors
+    /// Whatever [`Panel::compute`] refuses.
+    pub fn with_settings(settings: P::Settings) -> Result<Self> {
+        Ok(Self { panel: P::compute(&settings)?, settings, grab: None })
+    }
+
+    /// The panel with its default settings.
+    ///
+    /// # Errors
+    /// Whatever [`Panel::compute`] refuses (every panel's defaults are tested to compute).
+    pub fn try_default() -> Result<Self> {
+        Self::with_settings(P::Settings::default())
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &P::Settings {
+        &self.settings
+    }
+
+    /// The panel as computed from them.
+    pub fn panel(&self) -> &P {
+        &self.panel
+    }
+
+    /// Applies `change` to a copy of the settings; the panel follows it in place or is
+    /// computed again. Commits only if both succeed, so on error everything is exactly as
+    /// it was. Returns what `change` grabbed.
+    ///
+    /// # Errors
+    /// The error of `change` or of [`Panel::compute`].
+    pub fn update(&mut self, change: Change<'_, P>) -> Result<Option<Grab>> {
+        let mut settings = self.settings.clone();
+        let outcome = change(&self.panel, &mut settings)?;
+        if !self.follow(&settings) {
+            self.panel = P::compute(&settings)?;
+        }
+        self.settings = settings;
+        Ok(outcome)
+    }
+
+    /// Takes `settings` in place when every changed key is one the panel follows: the panel
+    /// first, then the frame shown through the player.
+    fn follow(&mut self, settings: &P::Settings) -> bool {
+        let (before, after) = (self.settings.value_list(), settings.value_list());
+        if !only_followed_changed(&before, &after, P::FOLLOWS) || !self.panel.follow(settings) {
+            return false;
+        }
+        if let Some(player) = self.panel.player_mut()
+            && let Some(key) = player.key()
+            && let Some(frame) = settings.value(key).and_then(|v| v.parse().ok())
+        {
+            player.show(frame);
+        }
+        true
+    }
+
+    /// Writes the frame shown into the settings, without computing anything.
+    fn follow_player(&mut self) {
+        let Some(player) = self.panel.player() else { return };
+        if let Some(key) = player.key() {
+            let frame = player.position().0.to_string();
+            // The player reports a frame it can show, which the setting always admits.
+            let _ = self.settings.assign(key, &frame);
+        }
+    }
+
+    /// Draws the panel onto `root` (cleared first, presented after); returns the
+    /// interactive chart's area.
+    ///
+    /// # Errors
+    /// [`Error::Drawing`] if the backend fails.
+    pub fn draw<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<PlotArea> {
+        crate::plot::clear(root)?;
+        let area = self.panel.draw(root, scale, labels)?;
+        root.present().map_err(crate::plot::drawing_error)?;
+        Ok(area)
+    }
+
+    /// Moves the player with `move_player`, then the frame setting after it.
+    fn play(&mut self, move_player: impl FnOnce(&mut dyn Player) -> bool) -> bool {
+        let moved = self.panel.player_mut().is_some_and(move_player);
+        self.follow_player();
+        moved
+    }
+
+    /// The data of `settings`, or [`Error::UnknownParameter`] naming `points` for a panel
+    /// without data points.
+    fn data(settings: &mut P::Settings) -> Result<&mut dyn PointSink> {
+        P::data_points(settings).ok_or_else(|| Error::UnknownParameter { key: "points".into() })
+    }
+}
+
+/// Whether every key whose value differs between the two `(key, value)` lists (a key in one
+/// only differs) is one of `followed`.
+fn only_followed_changed(before: &[(String, String)], after: &[(String, String)], followed: &[&str]) -> bool {
+    let value = |list: &[(String, String)], key: &str| list.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let keys = before.iter().chain(after).map(|(k, _)| k.as_str());
+    keys.clone().all(|key| value(before, key) == value(after, key) || followed.contains(&key))
+}
+
+/// The keys of `pairs` in order, those of `last` moved to the end (a URL's frame goes after
+/// its data, which would start the run again).
+fn frame_last<'a>(pairs: &'a [(String, String)], last: Option<&str>) -> Vec<&'a (String, String)> {
+    let (frames, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(key, _)| Some(key.as_str()) == last);
+    rest.into_iter().chain(frames).collect()
+}
+
+/// What the page knows of a panel before any state: its controls and its layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Description {
+    /// Its name (`?panel=…`).
+    pub name: &'static str,
+    /// Its parameters, in display order.
+    pub params: Vec<ParamSpec>,
+    /// Whether it animates (play / pause / step).
+    pub animated: bool,
+    /// Whether a press on the plot or the add-point form adds data points.
+    pub takes_points: bool,
+    /// How it is laid out.
+    pub layout: Layout,
+}
+
+/// What every panel offers the page, whichever it is: the object-facing side of [`Live`],
+/// implemented once for all panels. Every mutating call either succeeds or leaves the panel
+/// exactly as it was.
+pub trait PanelModel {
+    /// Its name, parameters and layout.
+    fn describe(&self) -> Description;
+    /// The current value of `key` as text (as in the URL), `None` for an unknown key.
+    fn value(&self, key: &str) -> Option<String>;
+    /// Whether `key` matters in the current state (the page greys out the others).
+    fn is_active(&self, key: &str) -> bool;
+    /// Sets parameter `key` from text.
+    ///
+    /// # Errors
+    /// A parse or range error for the value, or whatever the recomputation refuses.
+    fn set(&mut self, key: &str, text: &str) -> Result<()>;
+    /// Back to the defaults.
+    ///
+    /// # Errors
+    /// Only if the defaults do not compute (tested never to happen).
+    fn reset(&mut self) -> Result<()>;
+    /// Adds the data point (x, t).
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for NaN/∞, [`Error::UnknownParameter`] for a panel without
+    /// data points, or whatever the recomputation refuses.
+    fn add_point(&mut self, x: f64, t: f64) -> Result<()>;
+    /// Replaces the data with the rows of CSV text.
+    ///
+    /// # Errors
+    /// [`Error::BadRow`] naming the first bad line, or whatever the recomputation refuses;
+    /// the data stay as they were.
+    fn import_csv(&mut self, text: &str) -> Result<()>;
+    /// The data as CSV text (`None` for a panel without data points).
+    ///
+    /// # Errors
+    /// Whatever generating the data refuses.
+    fn export_csv(&self) -> Result<Option<String>>;
+    /// A press on the interactive chart at data (x, y); `true` if the panel changed.
+    ///
+    /// # Errors
+    /// If the press would make the state invalid.
+    fn press(&mut self, x: f64, y: f64) -> Result<bool>;
+    /// The pointer moved to (x, y) while pressed; `true` if the panel changed.
+    ///
+    /// # Errors
+    /// If the move would make the state invalid.
+    fn drag(&mut self, x: f64, y: f64) -> Result<bool>;
+    /// The pointer was released.
+    fn release(&mut self);
+    /// Advances the animation by up to `steps` frames; `false` once it has nothing left.
+    fn step(&mut self, steps: usize) -> bool;
+    /// One frame back; `false` if already at the first.
+    fn step_back(&mut self) -> bool;
+    /// Back to the first frame.
+    fn rewind(&mut self);
+    /// Continues the work left over from the last change, at most `budget` units; `true`
+    /// while more remains.
+    fn work(&mut self, budget: usize) -> bool;
+    /// Everything shown beside the chart, and where the animation and the work stand.
+    fn report(&self) -> Report;
+    /// The state as URL query pairs; [`PanelModel::apply_query`] of them reproduces it.
+    fn query(&self) -> Vec<(String, String)>;
+    /// Sets the state from URL query pairs: each unusable pair keeps its default and
+    /// yields a notice; if the whole does not compute, the defaults stay, with a notice.
+    fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice>;
+    /// Draws onto the page's canvas or into an SVG document; returns the interactive
+    /// chart's area.
+    ///
+    /// # Errors
+    /// [`Error::Drawing`] if the backend fails.
+    fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
+}
+
+impl<P: Panel> PanelModel for Live<P> {
+    fn describe(&self) -> Description {
+        Description {
+            name: P::NAME,
+            params: self.settings.params(),
+            animated: self.panel.player().is_some(),
+            takes_points: P::data_points(&mut self.settings.clone()).is_some(),
+            layout: P::LAYOUT,
+        }
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        self.settings.value(key)
+    }
+
+    fn is_active(&self, key: &str) -> bool {
+        self.settings.is_active(key)
+    }
+
+    fn set(&mut self, key: &str, text: &str) -> Result<()> {
+        self.update(&mut |_, settings| settings.assign(key, text).map(|()| None)).map(drop)
+    }
+
+    fn reset(&mut self) -> Result<()> {
+        *self = Self::try_default()?;
+        Ok(())
+    }
+
+    fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
+        self.update(&mut |_, settings| Self::data(settings)?.add_point(x, t).map(|()| None)).map(drop)
+    }
+
+    fn import_csv(&mut self, text: &str) -> Result<()> {
+        self.update(&mut |_, settings| Self::data(settings)?.import_csv(text).map(|()| None)).map(drop)
+    }
+
+    fn export_csv(&self) -> Result<Option<String>> {
+        P::data_points(&mut self.settings.clone()).map(|data| data.to_csv()).transpose()
+    }
+
+    fn press(&mut self, x: f64, y: f64) -> Result<bool> {
+        let before = self.settings.value_list();
+        self.grab = self.update(&mut |panel, settings| panel.press(settings, x, y))?;
+        Ok(self.settings.value_list() != before)
+    }
+
+    fn drag(&mut self, x: f64, y: f64) -> Result<bool> {
+        let Some(grab) = self.grab else { return Ok(false) };
+        self.update(&mut |panel, settings| panel.drag(settings, grab, x, y).map(|()| None))?;
+        Ok(true)
+    }
+
+    fn release(&mut self) {
+        self.grab = None;
+    }
+
+    fn step(&mut self, steps: usize) -> bool {
+        self.play(|player| player.step(steps))
+    }
+
+    fn step_back(&mut self) -> bool {
+        self.play(|player| player.step_back())
+    }
+
+    fn rewind(&mut self) {
+        self.play(|player| {
+            player.rewind();
+            true
+        });
+    }
+
+    fn work(&mut self, budget: usize) -> bool {
+        // The frame setting stays the one asked for while the work catches up with it.
+        self.panel.work(budget)
+    }
+
+    fn report(&self) -> Report {
+        Report {
+            position: self.panel.player().map(|player| player.position()),
+            work: self.panel.work_progress(),
+            ..self.panel.report()
+        }
+    }
+
+    fn query(&self) -> Vec<(String, String)> {
+        self.settings.value_list()
+    }
+
+    fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
+        let mut settings = P::Settings::default();
+        let mut notices = vec![];
+        // The frame goes last: a change of data starts the run again, so a permalink's
+        // frame must not come before its data, whatever the order in the URL.
+        let frame = self.panel.player().and_then(|player| player.key());
+        for (key, text) in frame_last(pairs, frame) {
+            if let Err(error) = settings.assign(key, text) {
+                notices.push(Notice { key: key.clone(), error });
+            }
+        }
+        match Self::with_settings(settings) {
+            Ok(panel) => *self = panel,
+            Err(error) => notices.push(Notice { key: String::new(), error }),
+        }
+        notices
+    }
+
+    fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        Live::draw(self, root, scale, labels)
+    }
+}

@@ -1,0 +1,176 @@
+// The panel's controls, built from the parameters it declares (a slider and a text box, a
+// select, a checkbox, preset buttons), kept in step with its state, and every change tried
+// on the panel: on success the page follows, on a typed error the message goes next to the
+// control and the last good state stays.
+
+import { clearErrors, showError } from './errors.js';
+import { pause, startWork } from './player.js';
+import { $, state } from './state.js';
+import { writeUrl } from './url.js';
+import { schedule } from './view.js';
+import { call } from './wasm.js';
+
+/** Shortest text that keeps `sig` significant digits: 10**0.30103 → "2". */
+function tidy(value, sig = 4) {
+  return String(Number(value.toPrecision(sig)));
+}
+
+/** Builds one control per parameter the panel declares. */
+export function buildControls() {
+  const form = $('#controls');
+  form.replaceChildren();
+  for (const spec of state.description.params) form.append(buildControl(spec));
+}
+
+function buildControl({ key, control }) {
+  const box = document.createElement('div');
+  box.className = 'control';
+  box.dataset.key = key;
+  const label = document.createElement('label');
+  label.dataset.i18n = `param.${key}`;
+  const error = document.createElement('span');
+  error.className = 'error';
+  error.id = `err-${key}`;
+  error.setAttribute('role', 'alert');
+
+  if (control.type === 'toggle') {
+    box.classList.add('toggle');
+    const checkbox = document.createElement('input');
+    checkbox.type = 'checkbox';
+    checkbox.id = `ctl-${key}`;
+    checkbox.addEventListener('change', () => setParam(key, checkbox.checked ? '1' : '0'));
+    label.htmlFor = checkbox.id;
+    checkbox.setAttribute('aria-describedby', error.id);
+    box.append(checkbox, label, error);
+    return box;
+  }
+
+  if (control.type === 'choice') {
+    const select = document.createElement('select');
+    select.id = `ctl-${key}`;
+    for (const option of control.options) {
+      const el = document.createElement('option');
+      el.value = option;
+      el.dataset.i18n = `choice.${option}`;
+      select.append(el);
+    }
+    select.addEventListener('change', () => setParam(key, select.value));
+    label.htmlFor = select.id;
+    select.setAttribute('aria-describedby', error.id);
+    box.append(label, select, error);
+    return box;
+  }
+
+  const range = document.createElement('input');
+  range.type = 'range';
+  range.id = `rng-${key}`;
+  const number = document.createElement('input');
+  // Text, not type=number: the box shows what was typed, and the core says what is wrong.
+  number.type = 'text';
+  number.id = `ctl-${key}`;
+  number.inputMode = control.type === 'integer' ? 'numeric' : 'decimal';
+  number.autocomplete = 'off';
+  number.spellcheck = false;
+  const log = control.type === 'real' && control.log;
+  if (control.type === 'integer' || control.type === 'steps') {
+    Object.assign(range, { min: control.min, max: control.max, step: 1 });
+  } else if (log) {
+    Object.assign(range, { min: Math.log10(control.min), max: Math.log10(control.max), step: 0.01 });
+  } else {
+    Object.assign(range, { min: control.min, max: control.max, step: (control.max - control.min) / 100 });
+  }
+  range.dataset.log = log ? '1' : '0';
+  label.htmlFor = number.id;
+  label.id = `lbl-${key}`;
+  range.setAttribute('aria-labelledby', label.id);
+  number.setAttribute('aria-describedby', error.id);
+  range.setAttribute('aria-describedby', error.id);
+  range.addEventListener('input', () => {
+    const text = log ? tidy(10 ** Number(range.value)) : range.value;
+    number.value = text;
+    setParamSoon(key, text);
+  });
+  number.addEventListener('change', () => setParam(key, number.value));
+  box.append(label, range, number);
+  if (control.type === 'steps') box.append(presetButtons(key, control.presets));
+  box.append(error);
+  return box;
+}
+
+/** Buttons that set `key` to each of `values` (e.g. N = 1, 2, 4, 25 of PRML Fig 3.8). */
+function presetButtons(key, values) {
+  const group = document.createElement('div');
+  group.className = 'presets';
+  group.setAttribute('role', 'group');
+  group.dataset.i18nLabel = `presets.${key}`;
+  for (const value of values) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = String(value);
+    button.dataset.value = String(value);
+    button.addEventListener('click', () => setParam(key, String(value)));
+    group.append(button);
+  }
+  return group;
+}
+
+/** Shows each parameter's current value in its control. */
+export function syncControls() {
+  for (const box of document.querySelectorAll('#controls .control')) {
+    const value = call(() => state.lab.value(box.dataset.key));
+    const active = call(() => state.lab.isActive(box.dataset.key));
+    box.classList.toggle('inactive', !active);
+    for (const input of box.querySelectorAll('input, select')) input.disabled = !active;
+    const select = box.querySelector('select');
+    if (select) {
+      select.value = value;
+      continue;
+    }
+    const checkbox = box.querySelector('input[type=checkbox]');
+    if (checkbox) {
+      checkbox.checked = value === '1';
+      continue;
+    }
+    const range = box.querySelector('input[type=range]');
+    box.querySelector('input[type=text]').value = value;
+    range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
+  }
+}
+
+/**
+ * Tries a change on the panel. On success the controls, URL and plot follow; on a typed
+ * error the message goes next to the control (`errorKey`) and the last good plot stays.
+ */
+export function attempt(errorKey, change) {
+  try {
+    call(change);
+  } catch (error) {
+    if (!state.dead) showError(errorKey, error);
+    return false;
+  }
+  clearErrors();
+  syncControls();
+  writeUrl();
+  schedule();
+  startWork();
+  return true;
+}
+
+export function setParam(key, text) {
+  if (attempt(key, () => state.lab.set(key, text))) pause();
+}
+
+/**
+ * A slider being dragged sends many values per frame; only the latest is computed, once
+ * per animation frame, so a slow panel drops intermediate values instead of queueing them.
+ */
+function setParamSoon(key, text) {
+  const first = state.pending.size === 0;
+  state.pending.set(key, text);
+  if (!first) return;
+  requestAnimationFrame(() => {
+    const pending = [...state.pending];
+    state.pending.clear();
+    for (const [k, v] of pending) setParam(k, v);
+  });
+}

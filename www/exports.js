@@ -1,0 +1,71 @@
+// Files in and out: the chart as PNG (as drawn) and SVG (drawn again as vector graphics by
+// Rust), the results and the data as CSV, and data pasted or dropped as CSV.
+
+import { attempt } from './controls.js';
+import { showError } from './errors.js';
+import { $, state } from './state.js';
+import { call } from './wasm.js';
+
+/** Saves `blob` as a file called `name`. */
+function download(blob, name) {
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+/** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`. */
+function exportPng() {
+  $('#chart').toBlob((blob) => {
+    if (blob) download(blob, `rvm-lab-${state.panel}.png`);
+  }, 'image/png');
+}
+
+/** Downloads the text `make()` returns as `name`; an error shows beside the buttons. */
+function exportText(make, type, name) {
+  let text;
+  try {
+    text = call(make);
+  } catch (error) {
+    if (!state.dead) showError('export', error);
+    return;
+  }
+  if (text !== undefined) download(new Blob([text], { type }), `rvm-lab-${name}`);
+}
+
+/** Saves the chart as vector graphics, drawn again at its size on screen, as `<panel>.svg`. */
+function exportSvg() {
+  const { width, height } = $('#chart').getBoundingClientRect();
+  exportText(() => state.lab.svg(Math.round(width), Math.round(height)), 'image/svg+xml', `${state.panel}.svg`);
+}
+
+/** The rows in the CSV box replace the data; a bad row is reported and the data stay. */
+function importCsv() {
+  attempt('csv', () => state.lab.importCsv($('#csv-text').value));
+}
+
+/** Wires the export buttons, the CSV form and dropping a file on the chart. */
+export function wireFiles() {
+  $('#export-png').addEventListener('click', exportPng);
+  $('#export-svg').addEventListener('click', exportSvg);
+  $('#export-results').addEventListener('click', () =>
+    exportText(() => state.lab.resultsCsv(), 'text/csv', `${state.panel}-results.csv`),
+  );
+  $('#csv').addEventListener('submit', (event) => {
+    event.preventDefault();
+    importCsv();
+  });
+  $('#csv-export').addEventListener('click', () => exportText(() => state.lab.exportCsv(), 'text/csv', `${state.panel}.csv`));
+  // A CSV file dropped on the chart is read as if pasted.
+  $('#canvas-box').addEventListener('dragover', (event) => {
+    if (!$('#csv').hidden) event.preventDefault();
+  });
+  $('#canvas-box').addEventListener('drop', async (event) => {
+    const file = event.dataTransfer?.files?.[0];
+    if (!file || $('#csv').hidden) return;
+    event.preventDefault();
+    $('#csv-text').value = await file.text();
+    importCsv();
+  });
+}

@@ -1,0 +1,127 @@
+// A lesson on the page: the lesson box (title, progress, the step's text and equation), the
+// step's panel state and action, ← / → / space / PageUp / PageDown (what presentation
+// clickers send), and the lesson menu. The lesson files themselves are read and checked by
+// lesson.js; a step's action is applied by the panel, in the order the core defines.
+
+import { syncControls } from './controls.js';
+import { errorMessage } from './i18n.js';
+import { LessonError, lessonIndex, loadLesson, stepForKey } from './lesson.js';
+import { notify } from './notices.js';
+import { $, state, t } from './state.js';
+import { writeUrl } from './url.js';
+import { schedule } from './view.js';
+import { call, panelNames } from './wasm.js';
+
+/** Opens panel `name` with the state in `pairs`; set by the page (app.js). */
+let openPanel = () => {};
+
+/** Wires the lesson box's buttons and keys; `open` opens a panel with URL pairs. */
+export function wireLessons(open) {
+  openPanel = open;
+  $('#lesson-select').addEventListener('change', (event) => {
+    if (event.target.value) openLesson(event.target.value, 0);
+    else closeLesson();
+  });
+  $('#lesson-prev').addEventListener('click', () => showLessonStep(Math.max(state.lesson.index - 1, 0)));
+  $('#lesson-next').addEventListener('click', () => {
+    showLessonStep(Math.min(state.lesson.index + 1, state.lesson.data.steps.length - 1));
+  });
+  $('#large-toggle').addEventListener('click', () => {
+    state.large = !state.large;
+    renderLesson();
+    writeUrl();
+    schedule();
+  });
+  document.addEventListener('keydown', onLessonKey);
+}
+
+/** Opens lesson `id` at step `index` (0-based); a malformed lesson is reported and the
+ *  page stays as it was. */
+export async function openLesson(id, index) {
+  let data;
+  try {
+    data = await loadLesson(id, panelNames());
+  } catch (error) {
+    const problem = error instanceof LessonError ? error : new LessonError(`lessons/${id}.json`, 0, 'lesson', 'not-found');
+    notify({ text: ['lesson.invalid', { ...problem, problem: t(`lesson.problem.${problem.problem}`) }] });
+    return;
+  }
+  state.lesson = { id, data, index: 0 };
+  $('#lesson-select').value = id;
+  showLessonStep(Math.min(Math.max(index, 0), data.steps.length - 1));
+}
+
+/** Shows step `index` of the lesson: its panel state, then its action. */
+function showLessonStep(index) {
+  const lesson = state.lesson;
+  lesson.index = index;
+  const step = lesson.data.steps[index];
+  openPanel(step.panel, step.pairs);
+  applyAction(step.action, index);
+  renderLesson();
+  writeUrl();
+}
+
+/** A lesson step's action, applied by the panel (points, then highlight, then steps). A part
+ *  the panel refuses is reported as a notice; the parts before it stay. */
+function applyAction({ points, steps, highlight }, index) {
+  try {
+    call(() => state.lab.applyAction(points, highlight, steps));
+  } catch (error) {
+    if (state.dead) return;
+    notify({ text: ['lesson.action-failed', { step: index + 1, message: errorMessage(state.lang, error) }] });
+  }
+  syncControls();
+  schedule();
+}
+
+/** Leaves the lesson; the panel stays as the lesson left it. */
+export function closeLesson() {
+  state.lesson = null;
+  $('#lesson-select').value = '';
+  renderLesson();
+  writeUrl();
+}
+
+export function renderLesson() {
+  const lesson = state.lesson;
+  const box = $('#lesson');
+  box.hidden = !lesson;
+  document.body.classList.toggle('large', state.large);
+  $('#large-toggle').setAttribute('aria-pressed', String(state.large));
+  if (!lesson) return;
+  const steps = lesson.data.steps;
+  const step = steps[lesson.index];
+  const lang = state.lang;
+  $('#lesson-title').textContent = lesson.data.title[lang];
+  $('#lesson-step-title').textContent = step.title[lang];
+  $('#lesson-text').textContent = step.text[lang];
+  // MathML from the lesson file, which is part of the site (not user input).
+  $('#lesson-math').innerHTML = step.math ?? '';
+  $('#lesson-counter').textContent = t('lesson.counter', { k: lesson.index + 1, n: steps.length });
+  $('#lesson-progress').max = steps.length;
+  $('#lesson-progress').value = lesson.index + 1;
+  $('#lesson-prev').disabled = lesson.index === 0;
+  $('#lesson-next').disabled = lesson.index === steps.length - 1;
+}
+
+/** → space PageDown and ← PageUp step through the lesson, unless a control has the focus. */
+function onLessonKey(event) {
+  if (!state.lesson || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest?.('input, select, textarea, button, [contenteditable]')) return;
+  const next = stepForKey(event.key, state.lesson.index, state.lesson.data.steps.length);
+  if (next === null) return;
+  event.preventDefault();
+  if (next !== state.lesson.index) showLessonStep(next);
+}
+
+/** The built-in lessons in the lesson menu. */
+export async function fillLessonMenu() {
+  const select = $('#lesson-select');
+  for (const { id, title } of await lessonIndex().catch(() => [])) {
+    const option = new Option(title[state.lang] ?? id, id);
+    option.dataset.title = JSON.stringify(title);
+    select.append(option);
+  }
+  if (state.lesson) select.value = state.lesson.id;
+}

@@ -1,0 +1,36 @@
+// The page's state, shared by its modules: which panel is open and in which language, the
+// wasm handle, the player and the lesson; and the two helpers every module uses.
+
+import { translate } from './i18n.js';
+
+export const state = {
+  lang: 'en',
+  embed: false,
+  panel: 'predictive',
+  /** The wasm `Lab` of the open panel, and what it said of itself (`describe()`). */
+  lab: null,
+  description: null,
+  /** The panel's last report (`report()`): readouts, tables, messages, legend, progress. */
+  report: null,
+  dead: false,
+  /** Notices about the URL: {key, error} or {text: [key, args]}. */
+  notices: [],
+  /** The last error shown next to each control: key → error. */
+  errors: new Map(),
+  frame: 0,
+  playing: false,
+  /** Slider values waiting for the next frame: key → text. */
+  pending: new Map(),
+  working: false,
+  workBudget: 256,
+  /** The lesson being presented, `{id, data, index}`, or null. */
+  lesson: null,
+  /** Large type for a projector. */
+  large: false,
+};
+
+/** The first element matching `selector`. */
+export const $ = (selector) => document.querySelector(selector);
+
+/** The string `key` in the page's language, `{name}` placeholders filled from `args`. */
+export const t = (key, args) => translate(state.lang, key, args);

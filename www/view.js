@@ -1,0 +1,139 @@
+// The chart and everything beside it: the canvas sized to its box and drawn by Rust once per
+// animation frame at most, then the legend, readouts, tables, messages and the animation's
+// progress from the panel's one report.
+
+import { showError } from './errors.js';
+import { $, state, t } from './state.js';
+import { reportHeight } from './url.js';
+import { call, readReport } from './wasm.js';
+
+/** Redraws at the next animation frame; several changes in one frame draw once. */
+export function schedule() {
+  if (!state.frame && !state.dead) state.frame = requestAnimationFrame(render);
+}
+
+/** Sizes the canvas to its box and devicePixelRatio, then lets Rust draw on it. */
+function render() {
+  state.frame = 0;
+  const canvas = $('#chart');
+  const width = $('#canvas-box').clientWidth;
+  if (width === 0) return;
+  const { aspect, narrowBelow } = state.description;
+  const height = Math.round(Math.min(Math.max(width * (width < narrowBelow ? aspect[1] : aspect[0]), 220), 720));
+  const scale = window.devicePixelRatio || 1;
+  canvas.style.height = `${height}px`;
+  canvas.width = Math.round(width * scale);
+  canvas.height = Math.round(height * scale);
+  try {
+    call(() => state.lab.draw(canvas, scale));
+  } catch (error) {
+    if (!state.dead) showError('draw', error);
+    return;
+  }
+  $('#loading').hidden = true;
+  reportHeight();
+  canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
+  renderReports();
+}
+
+/** Legend, readouts, tables, messages and progress: everything beside the chart that
+ *  follows the state. */
+export function renderReports() {
+  const report = readReport();
+  renderLegend(report.legend);
+  renderProgress(report.position);
+  renderReadouts(report.readouts);
+  renderTables(report.tables);
+  renderMessages(report.messages);
+}
+
+/** The legend, rebuilt only when its series or the language change. */
+function renderLegend(entries) {
+  const legend = $('#legend');
+  const shown = `${state.lang} ${entries.map((e) => e.key).join(' ')}`;
+  if (legend.dataset.shown === shown) return;
+  legend.dataset.shown = shown;
+  legend.replaceChildren();
+  for (const { key, colour, mark } of entries) {
+    const item = document.createElement('span');
+    const swatch = document.createElement('span');
+    swatch.className = `swatch ${mark}`;
+    swatch.style.background = colour;
+    swatch.style.borderColor = colour;
+    item.append(swatch, t(`legend.${key}`));
+    legend.append(item);
+  }
+}
+
+/** How far the animation has got. */
+function renderProgress(position) {
+  const bar = $('#progress');
+  bar.hidden = !position;
+  if (!position) return;
+  const [shown, total] = position;
+  bar.max = Math.max(total, 1);
+  bar.value = shown;
+  bar.textContent = `${shown} / ${total}`;
+  $('#progress-text').textContent = t('player.progress', { shown, total });
+}
+
+function renderReadouts(readouts) {
+  const list = $('#readouts');
+  list.replaceChildren();
+  for (const { key, value } of readouts) {
+    const dt = document.createElement('dt');
+    dt.textContent = t(`readout.${key}`);
+    const dd = document.createElement('dd');
+    dd.dataset.key = key;
+    dd.textContent = formatNumber(value);
+    list.append(dt, dd);
+  }
+}
+
+function renderTables(tables) {
+  const box = $('#tables');
+  box.replaceChildren();
+  for (const { key, columns, rows } of tables) {
+    const table = document.createElement('table');
+    table.dataset.key = key;
+    table.createCaption().textContent = t(`table.${key}`);
+    const head = table.createTHead().insertRow();
+    for (const column of columns) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = t(`column.${column}`);
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const row of rows) {
+      const tr = body.insertRow();
+      for (const cell of row) tr.insertCell().textContent = 'label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number);
+    }
+    box.append(table);
+  }
+  // A table wider than the column scrolls sideways; the keyboard can reach it too.
+  if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
+  else box.removeAttribute('tabindex');
+}
+
+function renderMessages(messages) {
+  const list = $('#messages');
+  list.replaceChildren();
+  for (const { code, args, warning } of messages) {
+    const item = document.createElement('li');
+    item.dataset.code = code;
+    item.classList.toggle('warning', warning);
+    item.textContent = t(`message.${code}`, args);
+    list.append(item);
+  }
+}
+
+/** Integers as they are; ±∞ (α of a pruned basis vector) as ∞; tiny or huge values in exponent form; others to 5 significant digits. */
+function formatNumber(value) {
+  if (Number.isInteger(value)) return String(value);
+  if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
+  if (!Number.isFinite(value)) return String(value);
+  const size = Math.abs(value);
+  if (size !== 0 && (size < 1e-3 || size >= 1e6)) return value.toExponential(2);
+  return String(Number(value.toPrecision(5)));
+}
