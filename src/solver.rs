@@ -77,6 +77,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// The status of a run with a convergence test and a step budget: converged once the
+    /// test is met, given up once `iterations` reaches `max_iterations`, else running.
+    pub fn of_budgeted(converged: bool, iterations: usize, max_iterations: usize) -> Status {
+        if converged {
+            Status::Terminated(Termination::Converged { iterations })
+        } else if iterations >= max_iterations {
+            Status::Terminated(Termination::MaxIterations { iterations })
+        } else {
+            Status::Running
+        }
+    }
+
     /// Whether another step is possible.
     pub fn is_running(self) -> bool {
         self == Status::Running
@@ -170,6 +182,13 @@ mod tests {
         fn iterations(&self) -> usize {
             self.at
         }
+    }
+
+    #[test]
+    fn a_budgeted_run_converges_gives_up_or_goes_on() {
+        assert_eq!(Status::of_budgeted(true, 7, 7), Status::Terminated(Termination::Converged { iterations: 7 }));
+        assert_eq!(Status::of_budgeted(false, 7, 7), Status::Terminated(Termination::MaxIterations { iterations: 7 }));
+        assert_eq!(Status::of_budgeted(false, 6, 7), Status::Running);
     }
 
     #[test]

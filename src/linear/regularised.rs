@@ -23,7 +23,7 @@ use super::{Decomposition, singular_values};
 use crate::error::{Result, ensure_all_finite, ensure_finite, ensure_non_negative, ensure_positive};
 use crate::error::{check_design, check_weights, check_whole};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 
 /// The ridge system matrix, as error messages name it.
 const RIDGE_MATRIX: &str = "ΦᵀΦ + λI";
@@ -342,13 +342,7 @@ impl Solver for Ista {
     }
 
     fn status(&self) -> Status {
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: self.iterations })
-        } else if self.iterations >= self.settings.max_iterations {
-            Status::Terminated(Termination::MaxIterations { iterations: self.iterations })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.iterations, self.settings.max_iterations)
     }
 
     fn iterations(&self) -> usize {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit, Sweep};
 use crate::error::{Result, ensure_finite, ensure_positive};
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 
 /// A weight is pruned once γᵢ = 1 − αᵢΣᵢᵢ = sᵢ/(αᵢ + sᵢ) falls below this, i.e. αᵢ > 999sᵢ.
 /// Restoring such a basis function to its best αᵢ could raise L by at most (θᵢ/sᵢ)²/4 <
@@ -34,7 +34,7 @@ pub struct ClassicSettings {
     pub beta: Option<f64>,
     /// Converged when no |Δ ln αᵢ| nor |Δ ln β| exceeds this and no weight was pruned.
     pub tolerance: f64,
-    /// Most sweeps: the run then ends [`Termination::MaxIterations`].
+    /// Most sweeps: the run then ends [`crate::solver::Termination::MaxIterations`].
     pub max_sweeps: usize,
 }
 
@@ -176,13 +176,7 @@ impl Solver for ClassicRvm {
     }
 
     fn status(&self) -> Status {
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: self.sweeps })
-        } else if self.sweeps >= self.settings.max_sweeps {
-            Status::Terminated(Termination::MaxIterations { iterations: self.sweeps })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.sweeps, self.settings.max_sweeps)
     }
 
     fn iterations(&self) -> usize {

@@ -26,7 +26,7 @@ use super::active_set::{ActiveSet, Candidate};
 use super::event::{Action, Event};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 
 /// With the noise estimated, convergence also needs |Δ ln β| below this.
 pub const MIN_DELTA_LN_BETA: f64 = 1e-3;
@@ -479,14 +479,7 @@ impl Solver for FastRvm {
     }
 
     fn status(&self) -> Status {
-        let steps = self.iterations();
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: steps })
-        } else if steps >= self.settings.max_steps {
-            Status::Terminated(Termination::MaxIterations { iterations: steps })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_steps)
     }
 
     fn iterations(&self) -> usize {

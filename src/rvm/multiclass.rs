@@ -36,7 +36,7 @@ use super::classification::{
 };
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 
 /// The formula named when the Hessian is not positive definite (PRML 4.110 plus the prior).
 const HESSIAN: &str = "H = [Φᵀ diag(yₖ(Iₖⱼ − yⱼ)) Φ]ₖⱼ + A";
@@ -694,14 +694,7 @@ impl Solver for ClassicMulticlassRvm {
     }
 
     fn status(&self) -> Status {
-        let sweeps = self.iterations();
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: sweeps })
-        } else if sweeps >= self.settings.max_sweeps {
-            Status::Terminated(Termination::MaxIterations { iterations: sweeps })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_sweeps)
     }
 
     fn iterations(&self) -> usize {

@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::rvm::active_set::{ActiveSet, Candidate};
 use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 
 /// The fast RVM classifier, one step at a time. Each step is an [`Event`] whose `log_ml`
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
@@ -265,14 +265,7 @@ impl Solver for FastRvmClassifier {
     }
 
     fn status(&self) -> Status {
-        let steps = self.iterations();
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: steps })
-        } else if steps >= self.settings.max_steps {
-            Status::Terminated(Termination::MaxIterations { iterations: steps })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_steps)
     }
 
     fn iterations(&self) -> usize {

@@ -21,7 +21,7 @@ pub mod fast;
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, run_over};
 pub use fast::FastRvmClassifier;
 
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
@@ -274,7 +274,7 @@ pub struct ClassifierSettings {
     pub initial_alpha: f64,
     /// Converged when no |Δ ln αᵢ| exceeds this and no weight was pruned.
     pub tolerance: f64,
-    /// Most sweeps: the run then ends [`Termination::MaxIterations`].
+    /// Most sweeps: the run then ends [`crate::solver::Termination::MaxIterations`].
     pub max_sweeps: usize,
 }
 
@@ -461,14 +461,7 @@ impl Solver for ClassicRvmClassifier {
     }
 
     fn status(&self) -> Status {
-        let sweeps = self.iterations();
-        if self.converged {
-            Status::Terminated(Termination::Converged { iterations: sweeps })
-        } else if sweeps >= self.settings.max_sweeps {
-            Status::Terminated(Termination::MaxIterations { iterations: sweeps })
-        } else {
-            Status::Running
-        }
+        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_sweeps)
     }
 
     fn iterations(&self) -> usize {
