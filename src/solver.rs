@@ -108,12 +108,24 @@ pub trait Solver {
     /// What one step did: a plain value a lecture can show.
     type Event;
 
-    /// One step (one iteration, one update, one sweep).
+    /// One step (one iteration, one update, one sweep) of a run that is still going.
     ///
     /// # Errors
     /// Whatever the method meets (the state is then as before the step), or
     /// [`Error::RunOver`] when the run has already ended.
-    fn step(&mut self) -> Result<Self::Event>;
+    fn step(&mut self) -> Result<Self::Event> {
+        if !self.status().is_running() {
+            return Err(run_over(self.iterations()));
+        }
+        self.next_iter()
+    }
+
+    /// The step itself, which [`Solver::step`] calls once the status says the run goes on
+    /// (argmin's `next_iter`).
+    ///
+    /// # Errors
+    /// Whatever the method meets; the state is then as before the step.
+    fn next_iter(&mut self) -> Result<Self::Event>;
 
     /// [`Status::Running`], or [`Status::Terminated`] with the reason.
     fn status(&self) -> Status;
@@ -143,7 +155,7 @@ pub trait Solver {
 
 /// [`Error::RunOver`] for a run that has taken `iterations` steps: what
 /// [`Solver::step`] returns once [`Solver::status`] is terminated.
-pub fn run_over(iterations: usize) -> Error {
+fn run_over(iterations: usize) -> Error {
     Error::RunOver { iterations }
 }
 
@@ -161,10 +173,7 @@ mod tests {
 
     impl Solver for Counter {
         type Event = usize;
-        fn step(&mut self) -> Result<usize> {
-            if !self.status().is_running() {
-                return Err(run_over(self.at));
-            }
+        fn next_iter(&mut self) -> Result<usize> {
             if self.bad == Some(self.at + 1) {
                 self.failed = Some(Termination::Diverged { iteration: self.at + 1 });
                 return Ok(self.at);

@@ -278,10 +278,7 @@ mod tests {
 
     impl Solver for Counter {
         type Event = usize;
-        fn step(&mut self) -> Result<usize> {
-            if self.at >= self.to {
-                return Err(crate::solver::run_over(self.at));
-            }
+        fn next_iter(&mut self) -> Result<usize> {
             self.at += 1;
             Ok(self.at)
         }

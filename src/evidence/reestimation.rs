@@ -39,7 +39,7 @@ use serde::Serialize;
 use super::spectrum::{Evaluation, Spectrum};
 use crate::bayes::Hyperparameters;
 use crate::error::{Degeneracy, Error, Result, check_whole, ensure_positive};
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, Termination};
 
 /// Largest `max_iterations` [`Reestimation::stop_at`] accepts (each iterate keeps one
 /// [`Evaluation`], 64 bytes).
@@ -254,14 +254,8 @@ impl Solver for Reestimation {
 
     /// Makes one update and says what it did: [`EvidenceEvent::Update`], or
     /// [`EvidenceEvent::Stopped`] when the update has no finite positive value (refused,
-    /// ending the run).
-    ///
-    /// # Errors
-    /// [`Error::RunOver`] once the run has ended.
-    fn step(&mut self) -> Result<EvidenceEvent> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iteration()));
-        }
+    /// ending the run). Never fails: a refused update is an event.
+    fn next_iter(&mut self) -> Result<EvidenceEvent> {
         let old = *self.current();
         let iteration = self.iteration() + 1;
         let next = match self.update(&old) {

@@ -55,7 +55,7 @@ use serde::Serialize;
 use super::sum_of_squares;
 use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
 use crate::error::{check_design, check_weights, check_whole};
-use crate::solver::{Solver, Status, Termination, run_over};
+use crate::solver::{Solver, Status, Termination};
 
 /// Largest number of updates one run may take, over all its epochs; see [`max_epochs`].
 /// The run keeps every iterate, so its history holds at most (10⁶ + 1) × (M + 1) numbers.
@@ -301,14 +301,8 @@ impl Solver for GradientDescent {
 
     /// Makes one update (one iteration) and says what it did: [`GradientEvent::Update`],
     /// or [`GradientEvent::Stopped`] when the update would diverge (refused, ending the
-    /// run).
-    ///
-    /// # Errors
-    /// [`Error::RunOver`] once the run has ended (all epochs done, converged, or diverged).
-    fn step(&mut self) -> Result<GradientEvent> {
-        if self.termination.is_some() {
-            return Err(run_over(self.iteration()));
-        }
+    /// run). Never fails: a refused update is an event.
+    fn next_iter(&mut self) -> Result<GradientEvent> {
         if self.next == 0 {
             self.shuffle();
         }

@@ -23,7 +23,7 @@ use super::{Decomposition, singular_values};
 use crate::error::{Result, ensure_all_finite, ensure_finite, ensure_non_negative, ensure_positive};
 use crate::error::{check_design, check_weights, check_whole};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 
 /// The ridge system matrix, as error messages name it.
 const RIDGE_MATRIX: &str = "ΦᵀΦ + λI";
@@ -324,12 +324,8 @@ impl Solver for Ista {
     /// One ISTA iteration.
     ///
     /// # Errors
-    /// [`crate::Error::NotFinite`] if the new w overflows (the run is then as before);
-    /// [`crate::Error::RunOver`] once the run has ended.
-    fn step(&mut self) -> Result<IstaStep> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iterations));
-        }
+    /// [`crate::Error::NotFinite`] if the new w overflows (the run is then as before).
+    fn next_iter(&mut self) -> Result<IstaStep> {
         let p = &self.problem;
         let gradient = &p.gram * &self.w - &p.phi_t_t;
         let next = (&self.w - gradient / p.lipschitz).map(|z| soft_threshold(z, self.threshold));

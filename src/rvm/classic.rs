@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit, Sweep};
 use crate::error::{Result, ensure_finite, ensure_positive};
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 
 /// A weight is pruned once γᵢ = 1 − αᵢΣᵢᵢ = sᵢ/(αᵢ + sᵢ) falls below this, i.e. αᵢ > 999sᵢ.
 /// Restoring such a basis function to its best αᵢ could raise L by at most (θᵢ/sᵢ)²/4 <
@@ -128,11 +128,8 @@ impl Solver for ClassicRvm {
     ///
     /// # Errors
     /// [`crate::Error::NotPositiveDefinite`] if the new Σ⁻¹ is singular; the model is then
-    /// as before the sweep. [`crate::Error::RunOver`] once the run has ended.
-    fn step(&mut self) -> Result<Sweep> {
-        if !self.status().is_running() {
-            return Err(run_over(self.sweeps));
-        }
+    /// as before the sweep.
+    fn next_iter(&mut self) -> Result<Sweep> {
         let p = &self.posterior;
         let gamma = p.gamma(&self.alpha);
         let new_alpha = |j: usize| match self.settings.rule {

@@ -26,7 +26,7 @@ use super::active_set::{ActiveSet, Candidate};
 use super::event::{Action, Event};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
 use crate::error::{Error, Result};
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 
 /// With the noise estimated, convergence also needs |Δ ln β| below this.
 pub const MIN_DELTA_LN_BETA: f64 = 1e-3;
@@ -469,12 +469,8 @@ impl Solver for FastRvm {
     ///
     /// # Errors
     /// [`Error::NotPositiveDefinite`] if the recomputation after a change of β meets a
-    /// singular Σ⁻¹, the model then as before the step; [`Error::RunOver`] once the run has
-    /// ended.
-    fn step(&mut self) -> Result<Event> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iterations()));
-        }
+    /// singular Σ⁻¹; the model is then as before the step.
+    fn next_iter(&mut self) -> Result<Event> {
         self.advance()
     }
 

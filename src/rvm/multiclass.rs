@@ -36,7 +36,7 @@ use super::classification::{
 };
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 
 /// The formula named when the Hessian is not positive definite (PRML 4.110 plus the prior).
 const HESSIAN: &str = "H = [Φᵀ diag(yₖ(Iₖⱼ − yⱼ)) Φ]ₖⱼ + A";
@@ -678,12 +678,8 @@ impl Solver for ClassicMulticlassRvm {
     /// no |Δ ln αₖᵢ| exceeds [`ClassifierSettings::tolerance`].
     ///
     /// # Errors
-    /// As [`irls`]; the model is then as before the sweep. [`Error::RunOver`] once the run
-    /// has ended.
-    fn step(&mut self) -> Result<Sweep> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iterations()));
-        }
+    /// As [`irls`]; the model is then as before the sweep.
+    fn next_iter(&mut self) -> Result<Sweep> {
         let (alpha, pruned, change) = self.reestimate();
         let mode = irls(&self.phi, &self.labels, &alpha, &self.mode.w)?;
         self.alpha = alpha;

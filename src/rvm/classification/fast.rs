@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::rvm::active_set::{ActiveSet, Candidate};
 use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 
 /// The fast RVM classifier, one step at a time. Each step is an [`Event`] whose `log_ml`
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
@@ -255,12 +255,8 @@ impl Solver for FastRvmClassifier {
     /// worth a step.
     ///
     /// # Errors
-    /// As [`irls`] for the new mode, the model then as before the step;
-    /// [`Error::RunOver`] once the run has ended.
-    fn step(&mut self) -> Result<Event> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iterations()));
-        }
+    /// As [`irls`] for the new mode; the model is then as before the step.
+    fn next_iter(&mut self) -> Result<Event> {
         self.advance()
     }
 

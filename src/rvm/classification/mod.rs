@@ -21,7 +21,7 @@ pub mod fast;
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status, run_over};
+use crate::solver::{Solver, Status};
 pub use fast::FastRvmClassifier;
 
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
@@ -417,12 +417,8 @@ impl Solver for ClassicRvmClassifier {
     /// no |Δ ln αᵢ| exceeds [`ClassifierSettings::tolerance`].
     ///
     /// # Errors
-    /// As [`irls`]; the model is then as before the sweep. [`Error::RunOver`] once the run
-    /// has ended.
-    fn step(&mut self) -> Result<Sweep> {
-        if !self.status().is_running() {
-            return Err(run_over(self.iterations()));
-        }
+    /// As [`irls`]; the model is then as before the sweep.
+    fn next_iter(&mut self) -> Result<Sweep> {
         let sigma = self.mode.sigma_diagonal();
         let gamma: Vec<f64> = self.alpha.iter().zip(sigma.iter()).map(|(a, s)| 1.0 - a * s).collect();
         let new_alpha = |j: usize| gamma[j] / (self.mode.w[j] * self.mode.w[j]);
