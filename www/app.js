@@ -16,7 +16,7 @@ import { renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readPageParams, toggleShare, writeUrl } from './url.js';
-import { renderReports, schedule } from './view.js';
+import { renderReports, schedule, show } from './view.js';
 import { Lab, call, crashForTests, die, init, panelNames } from './wasm.js';
 
 /** The `chart.*` strings of the current language, for words drawn inside charts. */
@@ -73,7 +73,7 @@ function openPanel(name, pairs) {
   syncControls();
   clearErrors();
   writeUrl();
-  schedule();
+  show();
   startWork();
 }
 

@@ -7,7 +7,7 @@ import { clearErrors, showError } from './errors.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { writeUrl } from './url.js';
-import { schedule } from './view.js';
+import { show } from './view.js';
 import { call } from './wasm.js';
 
 /** Shortest text that keeps `sig` significant digits: 10**0.30103 → "2". */
@@ -151,7 +151,7 @@ export function attempt(errorKey, change) {
   clearErrors();
   syncControls();
   writeUrl();
-  schedule();
+  show();
   startWork();
   return true;
 }

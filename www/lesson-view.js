@@ -9,7 +9,7 @@ import { LessonError, lessonIndex, loadLesson, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
-import { schedule } from './view.js';
+import { schedule, show } from './view.js';
 import { call, panelNames } from './wasm.js';
 
 /** Opens panel `name` with the state in `pairs`; set by the page (app.js). */
@@ -72,7 +72,7 @@ function applyAction({ points, steps, highlight }, index) {
     notify({ text: ['lesson.action-failed', { step: index + 1, message: errorMessage(state.lang, error) }] });
   }
   syncControls();
-  schedule();
+  show();
 }
 
 /** Leaves the lesson; the panel stays as the lesson left it. */

@@ -5,7 +5,7 @@
 import { syncControls } from './controls.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
-import { schedule } from './view.js';
+import { schedule, show } from './view.js';
 import { call, readReport } from './wasm.js';
 
 /**
@@ -61,7 +61,7 @@ export function stepBack() {
 export function restart() {
   pause();
   call(() => state.lab.rewind());
-  schedule();
+  show();
 }
 
 /** Moves the animation by `move` (forward or back) and redraws; returns what `move` does. */
@@ -74,7 +74,7 @@ function step(move) {
   }
   syncControls();
   writeUrl();
-  schedule();
+  show();
   return more;
 }
 

@@ -9,7 +9,19 @@ import { call, readReport } from './wasm.js';
 
 /** Redraws at the next animation frame; several changes in one frame draw once. */
 export function schedule() {
+  state.reportsShown = false;
   if (!state.frame && !state.dead) state.frame = requestAnimationFrame(render);
+}
+
+/**
+ * Shows a change: the readouts, tables, legend and progress at once, the chart at the next
+ * frame. Whoever reads the page right after an input (a screen reader, a test that waits for
+ * the URL) finds the text of the new state, never the one before it.
+ */
+export function show() {
+  schedule();
+  renderReports();
+  state.reportsShown = true;
 }
 
 /** Sizes the canvas to its box and devicePixelRatio, then lets Rust draw on it. */
@@ -33,7 +45,8 @@ function render() {
   $('#loading').hidden = true;
   reportHeight();
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
-  renderReports();
+  if (!state.reportsShown) renderReports();
+  state.reportsShown = false;
 }
 
 /** Legend, readouts, tables, messages and progress: everything beside the chart that
