@@ -6,14 +6,17 @@
 //   controls.js the panel's controls and every change tried      player.js  play, step, background work
 //   exports.js  files in and out (PNG, SVG, CSV)                 lesson-view.js  lessons on the page
 //   errors.js, notices.js  messages about changes and the URL    i18n.js, lesson.js  words, lesson files
+//   stage.js    stage view for projectors and decks              host.js    keys, and the page framing the lab
 
 import { attempt, buildControls, syncControls } from './controls.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { LANGUAGES, STRINGS, loadLanguage, translate } from './i18n.js';
+import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
+import { pressEdits, setStage, wireStage } from './stage.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
@@ -104,6 +107,11 @@ function wireEvents() {
     openPanel(event.target.value, []);
   });
   wireLessons(openPanel);
+  wireHost();
+  wireStage(() => {
+    writeUrl();
+    schedule();
+  });
   wireFiles();
   $('#share-toggle').addEventListener('click', toggleShare);
   const chart = $('#chart');
@@ -113,7 +121,7 @@ function wireEvents() {
     return [((event.clientX - box.left) * chart.width) / box.width, ((event.clientY - box.top) * chart.height) / box.height];
   };
   chart.addEventListener('pointerdown', (event) => {
-    if (state.dead || event.button !== 0) return;
+    if (state.dead || event.button !== 0 || !pressEdits()) return;
     chart.setPointerCapture(event.pointerId);
     attempt('add-point', () => state.lab.pressAtPixel(...pixel(event)));
   });
@@ -174,6 +182,7 @@ async function main() {
   const select = $('#panel-select');
   for (const name of panelNames()) select.append(new Option(name, name));
   state.large = query.get('large') === '1';
+  if (query.get('stage') === '1') setStage(true);
   const lessonId = query.get('lesson');
   const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key) && !(lessonId && key === 'step'));
   wireEvents();

@@ -34,10 +34,11 @@ function exportText(make, type, name) {
   if (text !== undefined) download(new Blob([text], { type }), `rvm-lab-${name}`);
 }
 
-/** Saves the chart as vector graphics, drawn again at its size on screen, as `<panel>.svg`. */
+/** Saves the chart as vector graphics, drawn again at its size on the page (its text as
+ *  large as on stage), as `<panel>.svg`. */
 function exportSvg() {
-  const { width, height } = $('#chart').getBoundingClientRect();
-  exportText(() => state.lab.svg(Math.round(width), Math.round(height)), 'image/svg+xml', `${state.panel}.svg`);
+  const { offsetWidth: width, offsetHeight: height } = $('#chart');
+  exportText(() => state.lab.svg(width, height, state.zoom), 'image/svg+xml', `${state.panel}.svg`);
 }
 
 /** The rows in the CSV box replace the data; a bad row is reported and the data stay. */

@@ -1,6 +1,6 @@
 // A lesson on the page: the lesson box (title, progress, the step's text and equation), the
 // step's panel state and action, ← / → / space / PageUp / PageDown (what presentation
-// clickers send), and the lesson menu. The lesson files themselves are read and checked by
+// clickers send; host.js routes them), and the lesson menu. The lesson files themselves are read and checked by
 // lesson.js; a step's action is applied by the panel, in the order the core defines.
 
 import { syncControls } from './controls.js';
@@ -15,7 +15,7 @@ import { call, panelNames } from './wasm.js';
 /** Opens panel `name` with the state in `pairs`; set by the page (app.js). */
 let openPanel = () => {};
 
-/** Wires the lesson box's buttons and keys; `open` opens a panel with URL pairs. */
+/** Wires the lesson box's buttons; `open` opens a panel with URL pairs. */
 export function wireLessons(open) {
   openPanel = open;
   $('#lesson-select').addEventListener('change', (event) => {
@@ -32,7 +32,6 @@ export function wireLessons(open) {
     writeUrl();
     schedule();
   });
-  document.addEventListener('keydown', onLessonKey);
 }
 
 /** Opens lesson `id` at step `index` (0-based); a malformed lesson is reported and the
@@ -105,14 +104,18 @@ export function renderLesson() {
   $('#lesson-next').disabled = lesson.index === steps.length - 1;
 }
 
-/** → space PageDown and ← PageUp step through the lesson, unless a control has the focus. */
-function onLessonKey(event) {
-  if (!state.lesson || event.altKey || event.ctrlKey || event.metaKey) return;
-  if (event.target.closest?.('input, select, textarea, button, [contenteditable]')) return;
-  const next = stepForKey(event.key, state.lesson.index, state.lesson.data.steps.length);
-  if (next === null) return;
-  event.preventDefault();
-  if (next !== state.lesson.index) showLessonStep(next);
+/**
+ * → space PageDown and ← PageUp step through the lesson (host.js routes the keys): `true` if
+ * `key` moved it, `false` if it is a lesson key at the lesson's end, `null` if there is no
+ * lesson or the key is not one of its keys.
+ */
+export function lessonKey(key) {
+  if (!state.lesson) return null;
+  const next = stepForKey(key, state.lesson.index, state.lesson.data.steps.length);
+  if (next === null) return null;
+  if (next === state.lesson.index) return false;
+  showLessonStep(next);
+  return true;
 }
 
 /** The built-in lessons in the lesson menu. */

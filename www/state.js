@@ -27,6 +27,15 @@ export const state = {
   lesson: null,
   /** Large type for a projector. */
   large: false,
+  /** Stage view (`?stage=1`): the chart fills the viewport; a press edits only in edit mode. */
+  stage: false,
+  editing: false,
+  /** The scale a cross-origin host says its frame is drawn at (`rvm-lab:scale`). */
+  hostScale: 1,
+  /** The last drawing's text zoom (1 off stage), and its scale: canvas pixels per CSS
+   *  pixel, zoom included. */
+  zoom: 1,
+  drawScale: 1,
 };
 
 /** The first element matching `selector`. */

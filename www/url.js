@@ -1,4 +1,4 @@
-// The URL is the state: the page's own keys (panel, lang, embed, lesson, large) read once,
+// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage) read once,
 // the address bar rewritten after every change, the share box's permalink and iframe
 // snippet, and the height an embedding page (embed.js) needs.
 
@@ -7,7 +7,7 @@ import { $, state, t } from './state.js';
 import { call, panelNames } from './wasm.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
-export const PAGE_KEYS = ['panel', 'lang', 'embed', 'lesson', 'large'];
+export const PAGE_KEYS = ['panel', 'lang', 'embed', 'lesson', 'large', 'stage'];
 const DEFAULT_PANEL = 'predictive';
 
 /** Reads panel, lang and embed; anything unusable falls back with a notice. */
@@ -42,6 +42,7 @@ export function writeUrl() {
     for (const [key, value] of call(() => state.lab.query())) query.set(key, value);
   }
   if (state.large) query.set('large', '1');
+  if (state.stage) query.set('stage', '1');
   if (state.lang !== 'en') query.set('lang', state.lang);
   if (state.embed) query.set('embed', '1');
   history.replaceState(null, '', `${location.pathname}?${query}`);

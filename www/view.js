@@ -4,6 +4,7 @@
 
 import { showError } from './errors.js';
 import { $, state, t } from './state.js';
+import { chartSize, renderedScale, sizeStageText, textZoom } from './stage.js';
 import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
 
@@ -24,20 +25,27 @@ export function show() {
   state.reportsShown = true;
 }
 
-/** Sizes the canvas to its box and devicePixelRatio, then lets Rust draw on it. */
+/**
+ * Sizes the canvas's backing store to its size on screen (devicePixelRatio and CSS
+ * transforms included, so a scaled slide stays crisp), then lets Rust draw on it, text
+ * larger on stage.
+ */
 function render() {
   state.frame = 0;
   const canvas = $('#chart');
-  const width = $('#canvas-box').clientWidth;
-  if (width === 0) return;
-  const { aspect, narrowBelow } = state.description;
-  const height = Math.round(Math.min(Math.max(width * (width < narrowBelow ? aspect[1] : aspect[0]), 220), 720));
-  const scale = window.devicePixelRatio || 1;
-  canvas.style.height = `${height}px`;
-  canvas.width = Math.round(width * scale);
-  canvas.height = Math.round(height * scale);
+  const [width, height] = chartSize($('#canvas-box'));
+  if (width === 0 || height === 0) return;
+  if (!state.stage) canvas.style.height = `${height}px`;
+  const onScreen = renderedScale();
+  const pixels = onScreen * (window.devicePixelRatio || 1);
+  const zoom = textZoom(onScreen);
+  sizeStageText(zoom);
+  canvas.width = Math.round(width * pixels);
+  canvas.height = Math.round(height * pixels);
+  state.zoom = zoom;
+  state.drawScale = pixels * zoom;
   try {
-    call(() => state.lab.draw(canvas, scale));
+    call(() => state.lab.draw(canvas, state.drawScale));
   } catch (error) {
     if (!state.dead) showError('draw', error);
     return;

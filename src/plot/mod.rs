@@ -237,7 +237,7 @@ pub fn axes<'a, DB: DrawingBackend>(
     spec: &Axes,
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
-    let font = (FontFamily::SansSerif, px(13.0, scale)).into_font().color(&palette::INK);
+    let font = (FontFamily::SansSerif, px(TICK_TEXT, scale)).into_font().color(&palette::INK);
     let mut chart = ChartBuilder::on(area)
         .margin(px(MARGIN, scale))
         .margin_top(px(MARGIN_TOP, scale))
@@ -410,7 +410,7 @@ pub fn note<DB: DrawingBackend>(
     colour: RGBColor,
     scale: f64,
 ) -> Result<()> {
-    let font = (FontFamily::SansSerif, px(13.0, scale)).into_font().color(&colour).pos(anchor);
+    let font = (FontFamily::SansSerif, px(TICK_TEXT, scale)).into_font().color(&colour).pos(anchor);
     let shift = ((offset.0 * scale).round() as i32, (offset.1 * scale).round() as i32);
     let element = EmptyElement::at(at) + Text::new(text.to_owned(), shift, font);
     chart.draw_series([element]).map_err(drawing_error)?;
@@ -498,6 +498,10 @@ pub fn boxed_line<DB: DrawingBackend>(
 
 /// Below this width in CSS pixels, multi-chart panels stack their charts vertically.
 pub const NARROW: f64 = 640.0;
+
+/// Size of tick labels and axis names in CSS pixels at scale 1; a stage view that wants
+/// larger chart text draws at a larger scale.
+pub const TICK_TEXT: f64 = 13.0;
 
 /// Splits `root` into two charts side by side, or stacked when it is narrower than
 /// [`NARROW`] CSS pixels; the first gets `share` of the width (or height).

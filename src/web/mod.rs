@@ -292,12 +292,12 @@ impl Lab {
         Ok(())
     }
 
-    /// The chart as an SVG document of `width` × `height` CSS pixels (vector: lines,
-    /// shapes and text, as on the canvas).
-    pub fn svg(&self, width: u32, height: u32) -> Result<String, JsValue> {
+    /// The chart as an SVG document of `width` × `height` pixels, lengths and text scaled
+    /// by `scale` as on a canvas drawn at that scale (vector: lines, shapes and text).
+    pub fn svg(&self, width: u32, height: u32, scale: f64) -> Result<String, JsValue> {
         let mut text = String::new();
         let backend = PageBackend::svg(&mut text, (width, height));
-        js_result(self.panel.draw(&backend.into_drawing_area(), 1.0, &self.labels))?;
+        js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         Ok(text)
     }
 

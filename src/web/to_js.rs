@@ -197,9 +197,9 @@ impl ToJs for Report {
 }
 
 /// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, aspect: [wide,
-/// narrow], narrowBelow}`: the canvas is `aspect[0]` as high as wide, or `aspect[1]` when
+/// narrow], narrowBelow, chartText}`: the canvas is `aspect[0]` as high as wide, or `aspect[1]` when
 /// narrower than `narrowBelow` CSS pixels; `pointAxes` is undefined for a panel without
-/// data points.
+/// data points; `chartText` is the size of tick labels in CSS pixels at scale 1.
 impl ToJs for Description {
     fn to_js(&self) -> JsValue {
         let layout = &self.layout;
@@ -212,6 +212,7 @@ impl ToJs for Description {
             ("pointAxes", axes.to_js()),
             ("aspect", layout.aspect.to_js()),
             ("narrowBelow", crate::plot::NARROW.to_js()),
+            ("chartText", crate::plot::TICK_TEXT.to_js()),
         ])
     }
 }

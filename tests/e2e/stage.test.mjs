@@ -1,0 +1,232 @@
+// The lecture hall: stage view (?stage=1) on its own and in a reveal.js deck (www/deck.html,
+// reveal.js served from the project) at projector sizes. The chart fills the frame and stays
+// crisp, its text is large enough for the back of a hall, a click only focuses it, and a
+// clicker's keys go on to the deck when the lab does not use them.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { open, panelNames, start } from './browser.mjs';
+
+const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
+/** Tick labels and legends on stage: at least this fraction of the viewport's height. */
+const STAGE_TEXT = 0.022;
+
+let env;
+before(async () => {
+  env = await start();
+  mkdirSync(SHOTS, { recursive: true });
+});
+after(() => env.close());
+
+/** In the document of `frame` (a page or an iframe): the chart's box, the canvas's backing
+ *  size, and the smallest text the chart draws, in canvas pixels, read from the same
+ *  drawing as SVG (Rust draws both at the same scale; plotters' SVG backend writes a font
+ *  of size s as font-size s / 1.24, its canvas backend as s px). */
+function measureChart(frame) {
+  return frame.evaluate(() => {
+    const canvas = document.querySelector('#chart');
+    const { lab, drawScale } = window.rvmLab.state;
+    const svg = lab.svg(canvas.width, canvas.height, drawScale);
+    const sizes = [...svg.matchAll(/font-size="([\d.]+)"/g)].map((m) => Number(m[1]) * 1.24);
+    return {
+      box: canvas.getBoundingClientRect().toJSON(),
+      backing: [canvas.width, canvas.height],
+      smallestText: Math.min(...sizes),
+      viewport: [innerWidth, innerHeight],
+      scroll: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    };
+  });
+}
+
+describe('stage view', () => {
+  test('every panel at 1280×720: no scrollbars, the chart fills most of the view, text ≥ 2.2 % of its height', async () => {
+    for (const name of await panelNames()) {
+      const page = await open(env, `?panel=${name}&stage=1`, { viewport: { width: 1280, height: 720 } });
+      const m = await measureChart(page);
+      assert.deepEqual(m.scroll, m.viewport, `${name}: the page scrolls`);
+      assert.ok(m.box.top >= 0 && m.box.left >= 0 && m.box.bottom <= 720 && m.box.right <= 1280, `${name}: chart cut off`);
+      const cover = (m.box.width * m.box.height) / (1280 * 720);
+      assert.ok(cover >= 0.6, `${name}: the chart covers ${(cover * 100).toFixed(0)} % of the view`);
+      const text = (m.smallestText * m.box.width) / m.backing[0];
+      assert.ok(text >= STAGE_TEXT * 720, `${name}: chart text ${text.toFixed(1)} px`);
+      assert.equal(await page.isVisible('#controls'), false, `${name}: the controls wait in the drawer`);
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    }
+  });
+
+  test('800×450 to 3840×2160, 16:9 and 4:3: nothing scrolls or is cut off; the text grows with the view', async () => {
+    let previous = 0;
+    for (const [width, height] of [[800, 450], [1024, 768], [1920, 1080], [3840, 2160]]) {
+      const page = await open(env, '?lesson=fast-rvm&step=3&stage=1', { viewport: { width, height } });
+      const m = await measureChart(page);
+      assert.deepEqual(m.scroll, m.viewport, `${width}×${height}: the page scrolls`);
+      assert.ok(m.box.bottom <= height && m.box.height >= 0.45 * height, `${width}×${height}: chart ${JSON.stringify(m.box)}`);
+      const text = (m.smallestText * m.box.width) / m.backing[0];
+      assert.ok(text >= STAGE_TEXT * height, `${width}×${height}: chart text ${text.toFixed(1)} px`);
+      assert.ok(text >= previous, 'the text grows with the view');
+      previous = text;
+      const lesson = await page.$eval('#lesson', (el) => el.getBoundingClientRect().toJSON());
+      assert.ok(lesson.bottom <= m.box.top + 1, 'the lesson band sits above the chart');
+      await page.screenshot({ path: `${SHOTS}stage-lesson-${width}x${height}.png` });
+      await page.context().close();
+    }
+  });
+
+  test('a click on the chart only focuses it; “Edit on chart” makes a click add a point; the drawer opens and closes', async () => {
+    const page = await open(env, '?panel=predictive&stage=1', { viewport: { width: 1280, height: 720 } });
+    const points = () => page.evaluate(() => window.rvmLab.state.lab.value('points') ?? '');
+    const before = await points();
+    const box = await page.$eval('#chart', (c) => c.getBoundingClientRect().toJSON());
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.4);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'chart', 'the chart has the focus');
+    assert.equal(await points(), before, 'no point was added');
+    await page.click('#edit-toggle');
+    assert.equal(await page.getAttribute('#edit-toggle', 'aria-pressed'), 'true');
+    await page.mouse.click(box.x + box.width * 0.4, box.y + box.height * 0.4);
+    assert.notEqual(await points(), before, 'in edit mode the click adds a point');
+    await page.click('#drawer-toggle');
+    assert.equal(await page.isVisible('#controls'), true);
+    assert.equal(await page.getAttribute('#drawer-toggle', 'aria-expanded'), 'true');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.isVisible('#controls'), false, 'Escape closes the drawer');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'drawer-toggle');
+    await page.click('#stage-leave');
+    assert.equal(await page.isVisible('#controls'), true, 'off stage the controls are back');
+    assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('stage')), null);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('s steps the solver and Shift+S steps it back, also with a button focused', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=0&stage=1', { viewport: { width: 1280, height: 720 } });
+    const step = () => page.$eval('#readouts dd[data-key="step"]', (el) => el.textContent);
+    await page.focus('#play');
+    await page.keyboard.press('s');
+    await page.keyboard.press('s');
+    assert.equal(await step(), '2');
+    await page.keyboard.press('Shift+S');
+    assert.equal(await step(), '1');
+    await page.context().close();
+  });
+});
+
+/** Opens the example deck at `size` on slide `index`; returns the page, the slide's frame
+ *  element and its document once the panel in it is ready. */
+async function openDeck(size, index) {
+  const context = await env.browser.newContext({ viewport: size });
+  const page = await context.newPage();
+  page.consoleErrors = [];
+  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  page.requests = [];
+  page.on('request', (request) => page.requests.push(request.url()));
+  await page.goto(`${env.url}deck.html#/${index}`);
+  await page.waitForFunction(() => window.Reveal?.isReady());
+  const element = await page.waitForSelector('section.present iframe');
+  const frame = await element.contentFrame();
+  await frame.waitForSelector('body[data-ready="1"]');
+  await frame.waitForFunction(() => Number(document.querySelector('#chart').dataset.draws ?? 0) >= 1);
+  await frame.waitForFunction(() => document.body.dataset.working !== '1');
+  await frame.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+  return { page, element, frame };
+}
+
+const slide = (page) => page.evaluate(() => window.Reveal.getIndices().h);
+
+describe('in a reveal.js deck', () => {
+  for (const size of [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }]) {
+    const label = `${size.width}×${size.height}`;
+
+    test(`${label}: the framed chart lies inside its frame, covers ≥ 60 % of it, is crisp and readable`, async () => {
+      for (const index of [1, 2, 3]) {
+        const { page, element, frame } = await openDeck(size, index);
+        const outer = await element.boundingBox();
+        const m = await measureChart(frame);
+        const k = outer.width / m.viewport[0];
+        const chart = { left: outer.x + m.box.left * k, top: outer.y + m.box.top * k, width: m.box.width * k, height: m.box.height * k };
+        assert.ok(chart.left >= outer.x - 0.5 && chart.top >= outer.y - 0.5, `slide ${index}: chart starts outside the frame`);
+        assert.ok(chart.left + chart.width <= outer.x + outer.width + 0.5, `slide ${index}: chart wider than the frame`);
+        assert.ok(chart.top + chart.height <= outer.y + outer.height + 0.5, `slide ${index}: chart below the frame`);
+        const cover = (chart.width * chart.height) / (outer.width * outer.height);
+        assert.ok(cover >= 0.6, `slide ${index}: the chart covers ${(cover * 100).toFixed(0)} % of its frame`);
+        assert.ok(Math.abs(m.backing[0] - chart.width) <= 2, `slide ${index}: ${m.backing[0]} canvas pixels for ${chart.width.toFixed(0)} on screen`);
+        const text = (m.smallestText * chart.width) / m.backing[0];
+        assert.ok(text >= STAGE_TEXT * size.height, `slide ${index}: chart text ${text.toFixed(1)} px on screen`);
+        await page.screenshot({ path: `${SHOTS}deck-${index}-${size.width}x${size.height}.png` });
+        const outside = page.requests.filter((url) => !url.startsWith(env.url));
+        assert.deepEqual(outside, [], 'the deck loads nothing from another host');
+        assert.deepEqual(page.consoleErrors, []);
+        await page.context().close();
+      }
+    });
+  }
+
+  test('after a click on the plot, → and PageDown advance the deck, ← and PageUp go back, and no point was added', async () => {
+    const { page, element, frame } = await openDeck({ width: 1280, height: 720 }, 1);
+    const points = () => frame.evaluate(() => window.rvmLab.state.lab.value('points') ?? '');
+    const before = await points();
+    const box = await element.boundingBox();
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    assert.equal(await frame.evaluate(() => document.activeElement.id), 'chart');
+    assert.equal(await points(), before, 'the click added no point');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 2);
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 1);
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 2);
+    assert.equal(await points(), before);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('space goes on to the deck and never scrolls the frame; s steps the framed RVM', async () => {
+    const { page, element, frame } = await openDeck({ width: 1280, height: 720 }, 2);
+    const box = await element.boundingBox();
+    await page.mouse.click(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    const step = () => frame.$eval('#readouts dd[data-key="step"]', (el) => el.textContent);
+    assert.equal(await step(), '0');
+    await page.keyboard.press('s');
+    assert.equal(await step(), '1', 's steps the RVM');
+    assert.equal(await slide(page), 2, 's stays in the frame');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 3);
+    assert.equal(await frame.evaluate(() => scrollY), 0);
+    await page.context().close();
+  });
+
+  test('in a framed lesson the clicker walks the lesson, then leaves it for the next slide; ← on its first step goes back', async () => {
+    const { page, element, frame } = await openDeck({ width: 1280, height: 720 }, 4);
+    const counter = () => frame.textContent('#lesson-counter');
+    const box = await element.boundingBox();
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.7);
+    assert.equal(await counter(), 'step 1 of 5');
+    for (let k = 2; k <= 5; k += 1) {
+      await page.keyboard.press('PageDown');
+      assert.equal(await counter(), `step ${k} of 5`);
+      assert.equal(await slide(page), 4, 'the deck waits while the lesson has steps');
+    }
+    await page.screenshot({ path: `${SHOTS}deck-lesson-1280x720.png` });
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 5);
+    // The left slide's frame gave the focus back to the deck: ← reaches the deck.
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 4);
+    assert.equal(await counter(), 'step 5 of 5', 'the lesson is where it was left');
+    await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.7);
+    for (let k = 4; k >= 1; k -= 1) {
+      await page.keyboard.press('ArrowLeft');
+      assert.equal(await counter(), `step ${k} of 5`);
+    }
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 3);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+});

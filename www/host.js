@@ -1,0 +1,99 @@
+// The keyboard beyond the controls, and the page that frames the lab (a slide deck, a course
+// page). A clicker's keys (→ ← PageDown PageUp space) walk a lesson; `s` steps the solver and
+// Shift+S steps it back. In a frame the lab keeps only the keys it uses: every other key goes
+// on to the host, so a clicker never gets stuck in the frame, and no key scrolls it.
+//
+// To the host, a passed-on key is posted twice: as reveal.js's postMessage API call
+// ('{"method":"next"}' …), which reveal.js decks act on by themselves, and as
+// `{type: "rvm-lab:key", key, code, shiftKey}` for any other host (README: "In a slide deck").
+// From the host the lab takes reveal.js's 'slide:start' / 'slide:stop' (when its slide is
+// left it pauses and gives the keyboard back to the deck) and `{type: "rvm-lab:scale", scale}` from a cross-origin host that scales
+// the frame (same-origin frames are measured).
+
+import { lessonKey } from './lesson-view.js';
+import { advance, pause, stepBack } from './player.js';
+import { openDrawer } from './stage.js';
+import { $, state } from './state.js';
+import { schedule } from './view.js';
+
+/** Whether the lab is inside another page's frame. */
+export const framed = window.parent !== window;
+
+/** reveal.js API methods for the keys a deck navigates with. */
+const DECK_METHODS = {
+  ArrowRight: 'next',
+  PageDown: 'next',
+  ' ': 'next',
+  n: 'next',
+  ArrowLeft: 'prev',
+  PageUp: 'prev',
+  p: 'prev',
+  ArrowDown: 'down',
+  ArrowUp: 'up',
+  Escape: 'toggleOverview',
+  o: 'toggleOverview',
+  b: 'togglePause',
+  '.': 'togglePause',
+};
+
+/** Keys that stay in the frame even there: moving the focus, and modifiers alone. */
+const STAY = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock']);
+
+export function wireHost() {
+  document.addEventListener('keydown', onKey);
+  window.addEventListener('message', onMessage);
+}
+
+function onKey(event) {
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  // A field's keys are its own; so are space and Enter on a button or link.
+  if (target.closest?.('input, select, textarea, [contenteditable]')) return;
+  if (target.closest?.('button, a[href]') && (event.key === ' ' || event.key === 'Enter')) return;
+  if (useKey(event.key)) {
+    event.preventDefault();
+    return;
+  }
+  if (!framed || STAY.has(event.key)) return;
+  event.preventDefault();
+  passOn(event);
+}
+
+/** Acts on `key` if the lab uses it here; whether it did. */
+function useKey(key) {
+  if ((key === 's' || key === 'S') && state.description?.animated) {
+    pause();
+    if (key === 's') advance(1);
+    else stepBack();
+    return true;
+  }
+  if (key === 'Escape' && $('#drawer').dataset.open === '1') {
+    openDrawer(false);
+    return true;
+  }
+  const moved = lessonKey(key);
+  // At either end of a lesson, a framed lab lets the deck go on; its own page stays.
+  return moved === true || (moved === false && !framed);
+}
+
+/** Posts a key the lab does not use to the host, in reveal.js's words and in the lab's. */
+function passOn({ key, code, shiftKey }) {
+  const method = DECK_METHODS[key];
+  if (method) window.parent.postMessage(JSON.stringify({ method, args: [] }), '*');
+  window.parent.postMessage({ type: 'rvm-lab:key', key, code, shiftKey }, '*');
+}
+
+function onMessage({ source, data }) {
+  if (source !== window.parent || !framed) return;
+  if (data === 'slide:stop') {
+    // The deck has left this slide: pause, and give the keyboard back to the deck, so the
+    // next key goes to it and not to a frame no longer in view.
+    pause();
+    if (document.hasFocus()) window.parent.focus();
+  }
+  else if (data === 'slide:start') schedule();
+  else if (data?.type === 'rvm-lab:scale' && Number(data.scale) > 0) {
+    state.hostScale = Number(data.scale);
+    schedule();
+  }
+}

@@ -1,0 +1,134 @@
+// Stage view (`?stage=1`), for a projector or a slide deck: the chart fills the viewport, a
+// compact strip under it holds the player, a lesson's text sits in a band above it, and the
+// other controls wait in a drawer. Chart text grows with the presentation, and the canvas's
+// backing store follows the chart's size on screen, CSS transforms of a deck included.
+
+import { $, state, t } from './state.js';
+
+/** Tick labels and legends on stage, as a fraction of the presentation's height: 2.25 %,
+ *  24 px on a 1080-pixel projector. */
+const STAGE_TEXT = 0.0225;
+
+/** Screen pixels per CSS pixel of the chart, beyond devicePixelRatio: the scale of CSS
+ *  transforms above it, in this page and above its frame (a reveal.js slide is scaled that
+ *  way). A cross-origin host cannot be measured; it may post `{type: "rvm-lab:scale", scale}`. */
+export function renderedScale() {
+  let scale = state.hostScale;
+  try {
+    const frame = window.frameElement;
+    if (frame) scale = transformOf(frame);
+  } catch {
+    // A cross-origin parent: keep what the host said.
+  }
+  scale *= transformOf($('#chart'));
+  return scale > 0 && Number.isFinite(scale) ? scale : 1;
+}
+
+/** The scale of the CSS transforms above `element`: its width on screen over its layout
+ *  width (which is rounded to whole pixels, so within half a pixel is no transform). */
+function transformOf(element) {
+  const layout = element.offsetWidth;
+  if (!layout) return 1;
+  const onScreen = element.getBoundingClientRect().width;
+  return Math.abs(onScreen - layout) <= 0.5 ? 1 : onScreen / layout;
+}
+
+/** Height of what the audience sees, in the top window's CSS pixels: the deck's window when
+ *  the host can be read, else this page's viewport as rendered. */
+function presentationHeight(onScreen) {
+  try {
+    if (window.top.innerHeight) return window.top.innerHeight;
+  } catch {
+    // A cross-origin host.
+  }
+  return window.innerHeight * onScreen;
+}
+
+/**
+ * How much larger than on the page the chart draws its text and lines: on stage, tick labels
+ * reach STAGE_TEXT of the presentation's height; elsewhere 1.
+ */
+export function textZoom(onScreen) {
+  if (!state.stage) return 1;
+  const wanted = (STAGE_TEXT * presentationHeight(onScreen)) / onScreen;
+  return Math.max(1, wanted / state.description.chartText);
+}
+
+/** The chart's size in CSS pixels: on stage the whole box the layout gives it; on the page
+ *  its width, and a height from the panel's aspect ratio. */
+export function chartSize(box) {
+  const width = box.clientWidth;
+  if (state.stage) return [width, box.clientHeight];
+  const { aspect, narrowBelow } = state.description;
+  return [width, Math.round(Math.min(Math.max(width * (width < narrowBelow ? aspect[1] : aspect[0]), 220), 720))];
+}
+
+/** Legend and strip text follow the chart's text size (in this page's CSS pixels). */
+export function sizeStageText(zoom) {
+  if (!state.stage) return;
+  document.documentElement.style.setProperty('--stage-text', `${(state.description.chartText * zoom).toFixed(1)}px`);
+}
+
+/** Wires the stage's buttons; `changed` is called after entering or leaving it. */
+export function wireStage(changed) {
+  const toggle = (on) => {
+    setStage(on);
+    changed();
+  };
+  $('#stage-enter').addEventListener('click', () => toggle(true));
+  // In a deck's frame the stage is the point; on the lab's own page it can be left.
+  $('#stage-leave').hidden = window.parent !== window;
+  $('#stage-leave').addEventListener('click', () => toggle(false));
+  $('#drawer-toggle').addEventListener('click', () => openDrawer($('#drawer').dataset.open !== '1'));
+  $('#drawer-close').addEventListener('click', () => openDrawer(false));
+  $('#edit-toggle').addEventListener('click', () => {
+    setEditing(!state.editing);
+  });
+}
+
+/**
+ * Enters or leaves stage view. On stage the player and the work bar move to the strip under
+ * the chart and the side column becomes a drawer, closed; off stage they go back.
+ */
+export function setStage(on) {
+  state.stage = on;
+  setEditing(false);
+  document.body.classList.toggle('stage', on);
+  $('#stage-strip').hidden = !on;
+  const drawer = $('#drawer');
+  if (on) {
+    $('#stage-strip').prepend($('#player'), $('#working'));
+    drawer.setAttribute('role', 'region');
+    drawer.dataset.i18nLabel = 'stage.controls';
+    drawer.setAttribute('aria-label', t('stage.controls'));
+  } else {
+    $('#drawer-close').after($('#player'), $('#working'));
+    drawer.removeAttribute('role');
+    delete drawer.dataset.i18nLabel;
+    drawer.removeAttribute('aria-label');
+    document.documentElement.style.removeProperty('--stage-text');
+  }
+  drawer.dataset.open = '0';
+  $('#drawer-toggle').setAttribute('aria-expanded', 'false');
+  $('#drawer-close').hidden = true;
+}
+
+function setEditing(on) {
+  state.editing = on;
+  $('#edit-toggle').setAttribute('aria-pressed', String(on));
+  document.body.classList.toggle('editing', on);
+}
+
+/** Opens or closes the drawer of controls; closing it gives the focus back to its toggle. */
+export function openDrawer(open) {
+  const drawer = $('#drawer');
+  drawer.dataset.open = open ? '1' : '0';
+  $('#drawer-toggle').setAttribute('aria-expanded', String(open));
+  $('#drawer-close').hidden = !open;
+  if (open) drawer.querySelector('button, input, select, textarea')?.focus();
+  else $('#drawer-toggle').focus();
+}
+
+/** Whether a press on the chart may change the data: always on the page; on stage only in
+ *  edit mode, so that a click to focus the chart in front of a class edits nothing. */
+export const pressEdits = () => !state.stage || state.editing;
