@@ -7,17 +7,14 @@
 // ('{"method":"next"}' …), which reveal.js decks act on by themselves, and as
 // `{type: "rvm-lab:key", key, code, shiftKey}` for any other host (README: "In a slide deck").
 // From the host the lab takes reveal.js's 'slide:start' / 'slide:stop' (when its slide is
-// left it pauses and gives the keyboard back to the deck) and `{type: "rvm-lab:scale", scale}` from a cross-origin host that scales
-// the frame (same-origin frames are measured).
+// left it pauses and gives the keyboard back to the deck) and `{type: "rvm-lab:scale",
+// scale}` from a cross-origin host that scales the frame (same-origin frames are measured).
 
 import { lessonKey } from './lesson-view.js';
 import { advance, pause, stepBack } from './player.js';
 import { openDrawer } from './stage.js';
-import { $, state } from './state.js';
+import { $, framed, state } from './state.js';
 import { schedule } from './view.js';
-
-/** Whether the lab is inside another page's frame. */
-export const framed = window.parent !== window;
 
 /** reveal.js API methods for the keys a deck navigates with. */
 const DECK_METHODS = {

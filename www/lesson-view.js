@@ -1,7 +1,8 @@
 // A lesson on the page: the lesson box (title, progress, the step's text and equation), the
 // step's panel state and action, ← / → / space / PageUp / PageDown (what presentation
-// clickers send; host.js routes them), and the lesson menu. The lesson files themselves are read and checked by
-// lesson.js; a step's action is applied by the panel, in the order the core defines.
+// clickers send; host.js routes them), and the lesson menu. The lesson files themselves are
+// read and checked by lesson.js; a step's action is applied by the panel, in the order the
+// core defines.
 
 import { syncControls } from './controls.js';
 import { errorMessage } from './i18n.js';

@@ -3,7 +3,7 @@
 // other controls wait in a drawer. Chart text grows with the presentation, and the canvas's
 // backing store follows the chart's size on screen, CSS transforms of a deck included.
 
-import { $, state, t } from './state.js';
+import { $, framed, state, t } from './state.js';
 
 /** Tick labels and legends on stage, as a fraction of the presentation's height: 2.25 %,
  *  24 px on a 1080-pixel projector. */
@@ -77,7 +77,7 @@ export function wireStage(changed) {
   };
   $('#stage-enter').addEventListener('click', () => toggle(true));
   // In a deck's frame the stage is the point; on the lab's own page it can be left.
-  $('#stage-leave').hidden = window.parent !== window;
+  $('#stage-leave').hidden = framed;
   $('#stage-leave').addEventListener('click', () => toggle(false));
   $('#drawer-toggle').addEventListener('click', () => openDrawer($('#drawer').dataset.open !== '1'));
   $('#drawer-close').addEventListener('click', () => openDrawer(false));
@@ -108,9 +108,7 @@ export function setStage(on) {
     drawer.removeAttribute('aria-label');
     document.documentElement.style.removeProperty('--stage-text');
   }
-  drawer.dataset.open = '0';
-  $('#drawer-toggle').setAttribute('aria-expanded', 'false');
-  $('#drawer-close').hidden = true;
+  setDrawer(false);
 }
 
 function setEditing(on) {
@@ -121,12 +119,15 @@ function setEditing(on) {
 
 /** Opens or closes the drawer of controls; closing it gives the focus back to its toggle. */
 export function openDrawer(open) {
-  const drawer = $('#drawer');
-  drawer.dataset.open = open ? '1' : '0';
+  setDrawer(open);
+  if (open) $('#drawer').querySelector('button, input, select, textarea')?.focus();
+  else $('#drawer-toggle').focus();
+}
+
+function setDrawer(open) {
+  $('#drawer').dataset.open = open ? '1' : '0';
   $('#drawer-toggle').setAttribute('aria-expanded', String(open));
   $('#drawer-close').hidden = !open;
-  if (open) drawer.querySelector('button, input, select, textarea')?.focus();
-  else $('#drawer-toggle').focus();
 }
 
 /** Whether a press on the chart may change the data: always on the page; on stage only in

@@ -36,7 +36,12 @@ export const state = {
    *  pixel, zoom included. */
   zoom: 1,
   drawScale: 1,
+  /** Whether the report text already shows the state the next frame draws (`show()`). */
+  reportsShown: false,
 };
+
+/** Whether the lab is inside another page's frame (a slide deck, a course page). */
+export const framed = window.parent !== window;
 
 /** The first element matching `selector`. */
 export const $ = (selector) => document.querySelector(selector);

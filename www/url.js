@@ -1,9 +1,9 @@
-// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage) read once,
-// the address bar rewritten after every change, the share box's permalink and iframe
+// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage) read
+// once, the address bar rewritten after every change, the share box's permalink and iframe
 // snippet, and the height an embedding page (embed.js) needs.
 
 import { LANGUAGES } from './i18n.js';
-import { $, state, t } from './state.js';
+import { $, framed, state, t } from './state.js';
 import { call, panelNames } from './wasm.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
@@ -72,7 +72,7 @@ export function toggleShare() {
 
 /** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
 export function reportHeight() {
-  if (window.parent !== window) {
+  if (framed) {
     window.parent.postMessage({ rvmLabHeight: document.documentElement.scrollHeight }, '*');
   }
 }

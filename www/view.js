@@ -35,7 +35,8 @@ function render() {
   const canvas = $('#chart');
   const [width, height] = chartSize($('#canvas-box'));
   if (width === 0 || height === 0) return;
-  if (!state.stage) canvas.style.height = `${height}px`;
+  // On stage the stylesheet sizes the canvas to its box; a height left from the page would win.
+  canvas.style.height = state.stage ? '' : `${height}px`;
   const onScreen = renderedScale();
   const pixels = onScreen * (window.devicePixelRatio || 1);
   const zoom = textZoom(onScreen);

@@ -96,6 +96,12 @@ describe('stage view', () => {
     await page.click('#stage-leave');
     assert.equal(await page.isVisible('#controls'), true, 'off stage the controls are back');
     assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('stage')), null);
+    // "Present" enters the stage again: the chart fills its box, not the page's height.
+    await page.click('#stage-enter');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('stage') === '1');
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    const [chart, frame] = await page.evaluate(() => ['#chart', '#canvas-box'].map((s) => document.querySelector(s).getBoundingClientRect().height));
+    assert.ok(Math.abs(chart - frame) <= 1 && frame > 0.6 * 720, `chart ${chart} px in a box of ${frame} px`);
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
