@@ -14,17 +14,28 @@
 //! canvas, so that pixels no rectangle covered stay as they were. The pixels are those
 //! `fillRect` would set at whole-pixel corners, which plotters always passes. The SVG
 //! target keeps every rectangle, so the file stays vector.
+//!
+//! Both targets draw in a [`Look`]: on a projector every shape and word passes through
+//! [`Look::stroke`] or [`Look::fill`] and lines through [`Look::width`] on its way in, so
+//! the charts never know where they are seen.
 
 use std::fmt;
 
 use plotters::prelude::SVGBackend;
-use plotters_backend::{BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind};
+use plotters::style::RGBColor;
+use plotters_backend::text_anchor::Pos;
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontFamily,
+    FontStyle, FontTransform,
+};
 #[cfg(target_arch = "wasm32")]
 use plotters_canvas::CanvasBackend;
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen::{Clamped, JsCast};
 #[cfg(target_arch = "wasm32")]
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
+
+use crate::palette::Look;
 
 /// Rectangles larger than this many pixels are drawn directly (backgrounds, boxes).
 #[cfg(target_arch = "wasm32")]
@@ -47,9 +58,10 @@ enum Target<'a> {
     Svg(SVGBackend<'a>),
 }
 
-/// A canvas (filled rectangles batched into images) or an SVG document.
+/// A canvas (filled rectangles batched into images) or an SVG document, drawn in a look.
 pub struct PageBackend<'a> {
     target: Target<'a>,
+    look: Look,
 }
 
 /// Why the canvas or the SVG writer failed, as text.
@@ -86,19 +98,30 @@ macro_rules! forward {
 
 #[cfg(target_arch = "wasm32")]
 impl PageBackend<'static> {
-    /// The backend on `canvas`; `None` if it has no 2-D context.
-    pub fn canvas(canvas: HtmlCanvasElement) -> Option<Self> {
+    /// The backend on `canvas`, drawing in `look`; `None` if it has no 2-D context.
+    pub fn canvas(canvas: HtmlCanvasElement, look: Look) -> Option<Self> {
         let context = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(Self { target: Target::Canvas { inner, context, pending: vec![] } })
+        Some(Self { target: Target::Canvas { inner, context, pending: vec![] }, look })
     }
 }
 
 impl<'a> PageBackend<'a> {
-    /// An SVG document of `size` pixels, written into `text` (complete once the backend is
-    /// dropped).
-    pub fn svg(text: &'a mut String, size: (u32, u32)) -> Self {
-        Self { target: Target::Svg(SVGBackend::with_string(text, size)) }
+    /// An SVG document of `size` pixels in `look`, written into `text` (complete once the
+    /// backend is dropped).
+    pub fn svg(text: &'a mut String, size: (u32, u32), look: Look) -> Self {
+        Self { target: Target::Svg(SVGBackend::with_string(text, size)), look }
+    }
+
+    /// `style` as a line, an outline or a mark in this look.
+    fn stroke<S: BackendStyle>(&self, style: &S) -> Styled {
+        let width = self.look.width(style.stroke_width());
+        Styled { color: recolour(style.color(), |c| self.look.stroke(c)), width }
+    }
+
+    /// `style` as a filled area in this look.
+    fn fill<S: BackendStyle>(&self, style: &S) -> Styled {
+        Styled { color: recolour(style.color(), |c| self.look.fill(c)), width: style.stroke_width() }
     }
 
     /// Draws the pending rectangles: as one image if there are many (falling back to one
@@ -186,6 +209,7 @@ impl DrawingBackend for PageBackend<'_> {
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<BackendError>> {
+        let color = recolour(color, |c| self.look.stroke(c));
         forward!(self, b => b.draw_pixel(point, color))
     }
 
@@ -195,7 +219,8 @@ impl DrawingBackend for PageBackend<'_> {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.draw_line(from, to, style))
+        let style = self.stroke(style);
+        forward!(self, b => b.draw_line(from, to, &style))
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -205,6 +230,7 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        let style = &if fill { self.fill(style) } else { self.stroke(style) };
         #[cfg(target_arch = "wasm32")]
         let (cw, ch) = self.get_size();
         #[cfg(target_arch = "wasm32")]
@@ -226,7 +252,8 @@ impl DrawingBackend for PageBackend<'_> {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.draw_path(path, style))
+        let style = self.stroke(style);
+        forward!(self, b => b.draw_path(path, &style))
     }
 
     fn draw_circle<S: BackendStyle>(
@@ -236,7 +263,9 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.draw_circle(center, radius, style, fill))
+        // A circle, filled or not, is a mark (a data point, a ring): coloured as a line.
+        let style = self.stroke(style);
+        forward!(self, b => b.draw_circle(center, radius, &style, fill))
     }
 
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -244,7 +273,8 @@ impl DrawingBackend for PageBackend<'_> {
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.fill_polygon(vert, style))
+        let style = self.fill(style);
+        forward!(self, b => b.fill_polygon(vert, &style))
     }
 
     fn draw_text<S: BackendTextStyle>(
@@ -253,6 +283,78 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.draw_text(text, style, pos))
+        let style = Worded { inner: style, color: recolour(style.color(), |c| self.look.stroke(c)) };
+        forward!(self, b => b.draw_text(text, &style, pos))
+    }
+}
+
+/// `color` with its red, green and blue passed through `map`, its opacity kept.
+fn recolour(color: BackendColor, map: impl Fn(RGBColor) -> RGBColor) -> BackendColor {
+    let (r, g, b) = color.rgb;
+    let c = map(RGBColor(r, g, b));
+    BackendColor { alpha: color.alpha, rgb: (c.0, c.1, c.2) }
+}
+
+/// A shape's colour and line width in the backend's look.
+struct Styled {
+    color: BackendColor,
+    width: u32,
+}
+
+impl BackendStyle for Styled {
+    fn color(&self) -> BackendColor {
+        self.color
+    }
+
+    fn stroke_width(&self) -> u32 {
+        self.width
+    }
+}
+
+/// A text style in the backend's look: its colour replaced, the rest as it was.
+struct Worded<'s, S> {
+    inner: &'s S,
+    color: BackendColor,
+}
+
+impl<S: BackendTextStyle> BackendTextStyle for Worded<'_, S> {
+    type FontError = S::FontError;
+
+    fn color(&self) -> BackendColor {
+        self.color
+    }
+
+    fn size(&self) -> f64 {
+        self.inner.size()
+    }
+
+    fn transform(&self) -> FontTransform {
+        self.inner.transform()
+    }
+
+    fn style(&self) -> FontStyle {
+        self.inner.style()
+    }
+
+    fn anchor(&self) -> Pos {
+        self.inner.anchor()
+    }
+
+    fn family(&self) -> FontFamily<'_> {
+        self.inner.family()
+    }
+
+    fn layout_box(&self, text: &str) -> Result<((i32, i32), (i32, i32)), Self::FontError> {
+        self.inner.layout_box(text)
+    }
+
+    fn draw<E, F: FnMut(i32, i32, BackendColor) -> Result<(), E>>(
+        &self,
+        text: &str,
+        pos: BackendCoord,
+        mut draw: F,
+    ) -> Result<Result<(), E>, Self::FontError> {
+        let color = self.color;
+        self.inner.draw(text, pos, |x, y, c| draw(x, y, BackendColor { alpha: c.alpha, ..color }))
     }
 }

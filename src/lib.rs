@@ -36,6 +36,7 @@ pub mod evidence;
 pub mod grid;
 pub mod linalg;
 pub mod linear;
+pub mod palette;
 pub mod plot;
 pub mod problems;
 pub mod rvm;

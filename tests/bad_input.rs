@@ -8,6 +8,7 @@
 use plotters::prelude::*;
 use rvm_lab::app::{PanelModel, names, open_panel};
 use rvm_lab::backend::PageBackend;
+use rvm_lab::palette::Look;
 use rvm_lab::plot::Labels;
 
 const NASTY: &[&[(&str, &str)]] = &[
@@ -31,7 +32,7 @@ fn pairs(query: &[(&str, &str)]) -> Vec<(String, String)> {
 fn svg_of(panel: &dyn PanelModel) -> String {
     let mut svg = String::new();
     {
-        let root = PageBackend::svg(&mut svg, (900, 600)).into_drawing_area();
+        let root = PageBackend::svg(&mut svg, (900, 600), Look::Screen).into_drawing_area();
         panel.draw(&root, 1.0, &Labels::default()).expect("drawing succeeds");
     }
     svg

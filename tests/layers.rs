@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 /// Every module of the library, bottom up, with the modules it may use.
 const LAYERS: &[(&str, &[&str])] = &[
     // The ground floor: the error type and its checks, grids and surfaces as plain
-    // geometry, the contract of iterative solvers, dense linear algebra.
+    // geometry, the charts' colours, the contract of iterative solvers, dense linear algebra.
     ("error", &[]),
     ("grid", &[]),
+    ("palette", &[]),
     ("solver", &["error"]),
     ("linalg", &["error"]),
     // Data and bases.
@@ -28,18 +29,18 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The problems the benchmarks time.
     ("problems", &["error", "data", "basis", "evidence", "rvm"]),
     // Charts draw numbers: they know nothing of solvers.
-    ("plot", &["error", "grid"]),
-    ("backend", &["error"]),
+    ("plot", &["error", "grid", "palette"]),
+    ("backend", &["error", "palette"]),
     // The panels, over all of the above.
     (
         "app",
         &[
-            "error", "grid", "solver", "linalg", "data", "basis", "linear", "bayes", "evidence", "rvm", "plot",
-            "backend",
+            "error", "grid", "palette", "solver", "linalg", "data", "basis", "linear", "bayes", "evidence", "rvm",
+            "plot", "backend",
         ],
     ),
     // The wasm layer forwards to the panels and to the benchmarks' problems.
-    ("web", &["error", "solver", "evidence", "rvm", "problems", "plot", "backend", "app"]),
+    ("web", &["error", "palette", "solver", "evidence", "rvm", "problems", "plot", "backend", "app"]),
 ];
 
 /// The `.rs` files of module `name`: `src/name.rs` and everything under `src/name/`.

@@ -46,6 +46,7 @@ use rvm_lab::app::{Live, PanelModel, open_panel};
 use rvm_lab::backend::PageBackend;
 use rvm_lab::basis::Family;
 use rvm_lab::data::{Dataset, Sinusoid};
+use rvm_lab::palette::Look;
 use rvm_lab::plot::{Labels, PlotArea, palette};
 
 const WIDE: (u32, u32) = (1100, 600);
@@ -65,7 +66,7 @@ const GD_NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
 fn render(panel: &dyn PanelModel, size: (u32, u32)) -> (String, PlotArea) {
     let mut svg = String::new();
     let area = {
-        let root = PageBackend::svg(&mut svg, size).into_drawing_area();
+        let root = PageBackend::svg(&mut svg, size, Look::Screen).into_drawing_area();
         panel.draw(&root, 1.0, &Labels::default()).expect("drawing to an SVG string succeeds")
     };
     for bad in ["NaN", "inf"] {

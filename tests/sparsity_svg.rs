@@ -25,6 +25,7 @@ use plotters::prelude::*;
 use rvm_lab::app::scene::LambdaCurve;
 use rvm_lab::app::{PanelModel, open_panel};
 use rvm_lab::backend::PageBackend;
+use rvm_lab::palette::Look;
 use rvm_lab::plot::lambda::LambdaChart;
 use rvm_lab::plot::{Labels, PlotArea, palette, split_pair};
 use rvm_lab::rvm::sparsity::SparsityQuality;
@@ -50,7 +51,7 @@ fn chart_svg(chart: &LambdaChart, size: (u32, u32)) -> (String, PlotArea) {
 fn panel_svg(panel: &dyn PanelModel, size: (u32, u32)) -> (String, PlotArea) {
     let mut svg = String::new();
     let area = {
-        let root = PageBackend::svg(&mut svg, size).into_drawing_area();
+        let root = PageBackend::svg(&mut svg, size, Look::Screen).into_drawing_area();
         panel.draw(&root, 1.0, &Labels::default()).expect("drawing succeeds")
     };
     assert!(!svg.contains("NaN") && !svg.contains("inf"), "a non-finite coordinate in the SVG");

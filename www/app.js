@@ -59,6 +59,8 @@ function openPanel(name, pairs) {
   state.lab?.free();
   state.panel = name;
   state.lab = call(() => new Lab(name));
+  // On stage the charts are drawn in the projector look (`palette::Look`).
+  call(() => state.lab.setProjector(state.stage));
   $('#panel-select').value = name;
   const notices = call(() => state.lab.applyQuery(pairs));
   state.notices.push(...notices.map((error) => ({ error })));

@@ -4,6 +4,7 @@
 // backing store follows the chart's size on screen, CSS transforms of a deck included.
 
 import { $, framed, state, t } from './state.js';
+import { call } from './wasm.js';
 
 /** Tick labels and legends on stage, as a fraction of the presentation's height: 2.25 %,
  *  24 px on a 1080-pixel projector. */
@@ -88,10 +89,12 @@ export function wireStage(changed) {
 
 /**
  * Enters or leaves stage view. On stage the player and the work bar move to the strip under
- * the chart and the side column becomes a drawer, closed; off stage they go back.
+ * the chart and the side column becomes a drawer, closed; off stage they go back. The charts
+ * are drawn in the projector look on stage (wider lines, deeper colours), the screen look off it.
  */
 export function setStage(on) {
   state.stage = on;
+  if (state.lab && !state.dead) call(() => state.lab.setProjector(on));
   setEditing(false);
   document.body.classList.toggle('stage', on);
   $('#stage-strip').hidden = !on;

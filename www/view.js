@@ -69,10 +69,10 @@ export function renderReports() {
   renderMessages(report.messages);
 }
 
-/** The legend, rebuilt only when its series or the language change. */
+/** The legend, rebuilt only when its series, their colours (the look) or the language change. */
 function renderLegend(entries) {
   const legend = $('#legend');
-  const shown = `${state.lang} ${entries.map((e) => e.key).join(' ')}`;
+  const shown = `${state.lang} ${entries.map((e) => `${e.key}${e.colour}`).join(' ')}`;
   if (legend.dataset.shown === shown) return;
   legend.dataset.shown = shown;
   legend.replaceChildren();

@@ -20,39 +20,8 @@ pub mod predictive;
 pub mod surface;
 pub mod target_space;
 
-/// Colours, Okabe–Ito (colour-blind safe) on white.
-pub mod palette {
-    use plotters::style::RGBColor;
-    /// Observed data points.
-    pub const DATA: RGBColor = RGBColor(0x00, 0x72, 0xB2);
-    /// The noise-free generating curve.
-    pub const TRUTH: RGBColor = RGBColor(0x00, 0x9E, 0x73);
-    /// Predictive mean.
-    pub const MEAN: RGBColor = RGBColor(0xD5, 0x5E, 0x00);
-    /// ±1σ predictive band (opaque, so its pixels have exactly this colour).
-    pub const BAND_1: RGBColor = RGBColor(0xF5, 0xB9, 0x8F);
-    /// ±2σ predictive band.
-    pub const BAND_2: RGBColor = RGBColor(0xFB, 0xE3, 0xD1);
-    /// Functions sampled from the posterior.
-    pub const SAMPLE: RGBColor = RGBColor(0x88, 0x88, 0x88);
-    /// Axes, ticks and labels.
-    pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
-    /// Distinct colours for many curves (Okabe–Ito without the yellow, which is too pale on white).
-    pub const CYCLE: [RGBColor; 7] = [
-        RGBColor(0x00, 0x72, 0xB2),
-        RGBColor(0xD5, 0x5E, 0x00),
-        RGBColor(0x00, 0x9E, 0x73),
-        RGBColor(0xCC, 0x79, 0xA7),
-        RGBColor(0xE6, 0x9F, 0x00),
-        RGBColor(0x56, 0xB4, 0xE9),
-        RGBColor(0x00, 0x00, 0x00),
-    ];
-
-    /// `#rrggbb` of a colour, as CSS and SVG write it.
-    pub fn hex(c: RGBColor) -> String {
-        format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
-    }
-}
+/// Colours, Okabe–Ito (colour-blind safe) on white, and the projector look.
+pub use crate::palette;
 
 /// How a series looks in the legend the page draws beside a chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -17,7 +17,8 @@ use crate::app::lesson::LessonAction;
 use crate::app::{Notice, PanelModel, open_panel};
 use crate::backend::PageBackend;
 use crate::error::Error;
-use crate::plot::{Labels, PlotArea};
+use crate::palette::Look;
+use crate::plot::{Labels, Mark, PlotArea};
 use crate::problems;
 use crate::rvm::classification::FastRvmClassifier;
 use crate::rvm::{FastRvm, FastSettings, Problem};
@@ -128,6 +129,7 @@ pub struct Lab {
     panel: Box<dyn PanelModel>,
     area: Option<PlotArea>,
     labels: Labels,
+    look: Look,
 }
 
 #[wasm_bindgen]
@@ -135,7 +137,7 @@ impl Lab {
     /// The panel called `name` (see [`panel_names`]) with its defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str) -> Result<Lab, JsValue> {
-        Ok(Lab { panel: js_result(open_panel(name))?, area: None, labels: Labels::default() })
+        Ok(Lab { panel: js_result(open_panel(name))?, area: None, labels: Labels::default(), look: Look::Screen })
     }
 
     /// `{name, params: [{key, symbol, control: {type, …}}], animated, playSpeed, pointAxes,
@@ -256,8 +258,29 @@ impl Lab {
     /// [{key, columns: [key], rows: [[{label} | {number}]]}], messages: [{code, args,
     /// warning}], legend: [{key, colour, mark}], position: [shown, last] | undefined, work:
     /// [done, total] | undefined}`.
+    /// The legend's swatches are in the chart's look ([`Lab::set_projector`]).
     pub fn report(&self) -> JsValue {
-        self.panel.report().to_js()
+        let report = self.panel.report();
+        let shown = report.to_js();
+        let legend: js_sys::Array = report
+            .legend
+            .iter()
+            .map(|entry| {
+                let swatch = entry.to_js();
+                let area = entry.mark == Mark::Area;
+                set_property(&swatch, "colour", &self.look.swatch(entry.colour, area).to_js());
+                swatch
+            })
+            .collect();
+        set_property(&shown, "legend", &legend);
+        shown
+    }
+
+    /// Draws for a projector (high-contrast colours, wider lines: [`Look::Projector`]) or,
+    /// with `false`, for a screen.
+    #[wasm_bindgen(js_name = setProjector)]
+    pub fn set_projector(&mut self, on: bool) {
+        self.look = if on { Look::Projector } else { Look::Screen };
     }
 
     /// The state as `[[key, value], …]` for the URL query.
@@ -285,7 +308,7 @@ impl Lab {
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
     /// `scale` = devicePixelRatio.
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
-        let backend = PageBackend::canvas(canvas)
+        let backend = PageBackend::canvas(canvas, self.look)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
         let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         self.area = Some(area);
@@ -296,7 +319,7 @@ impl Lab {
     /// by `scale` as on a canvas drawn at that scale (vector: lines, shapes and text).
     pub fn svg(&self, width: u32, height: u32, scale: f64) -> Result<String, JsValue> {
         let mut text = String::new();
-        let backend = PageBackend::svg(&mut text, (width, height));
+        let backend = PageBackend::svg(&mut text, (width, height), self.look);
         js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
         Ok(text)
     }

@@ -106,6 +106,34 @@ describe('stage view', () => {
     await page.context().close();
   });
 
+  test('on stage the chart is in the projector look: deeper colours and wider lines, in the legend and in SVG; off stage the screen look is back', async () => {
+    const page = await open(env, '?panel=least-squares&stage=1', { viewport: { width: 1280, height: 720 } });
+    // The generating curve: Okabe–Ito's bluish green on screen, palette::PROJECTOR's deeper green on stage.
+    const look = () =>
+      page.evaluate(() => {
+        const svg = new DOMParser().parseFromString(window.rvmLab.state.lab.svg(800, 500, 1), 'image/svg+xml');
+        const widths = (colour) =>
+          [...svg.querySelectorAll('[stroke]')]
+            .filter((el) => el.getAttribute('stroke').toLowerCase() === colour)
+            .map((el) => Number(el.getAttribute('stroke-width') ?? 1));
+        const swatches = [...document.querySelectorAll('#legend .swatch')].map((el) => getComputedStyle(el).borderColor);
+        return { screen: widths('#009e73'), projector: widths('#006b45'), swatches };
+      });
+    const stage = await look();
+    assert.equal(stage.screen.length, 0, 'no screen green on stage');
+    assert.ok(stage.projector.length > 0, 'the curve is drawn in the projector green');
+    assert.ok(stage.swatches.includes('rgb(0, 107, 69)') && !stage.swatches.includes('rgb(0, 158, 115)'), stage.swatches.join());
+    await page.click('#stage-leave');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('stage') === null);
+    const screen = await look();
+    assert.equal(screen.projector.length, 0, 'no projector green off stage');
+    assert.ok(screen.swatches.includes('rgb(0, 158, 115)'), screen.swatches.join());
+    // palette::Look::width: lines 1.5 times as wide, rounded.
+    assert.equal(Math.max(...stage.projector), Math.round(1.5 * Math.max(...screen.screen)));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
   test('s steps the solver and Shift+S steps it back, also with a button focused', async () => {
     const page = await open(env, '?panel=fast-rvm&step=0&stage=1', { viewport: { width: 1280, height: 720 } });
     const step = () => page.$eval('#readouts dd[data-key="step"]', (el) => el.textContent);
