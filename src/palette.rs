@@ -115,11 +115,15 @@ pub fn hex(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// The colour `#rrggbb` names, if it is one.
+/// The colour `#rrggbb` names, if it is one. (Read byte by byte: slicing the text would
+/// bring the wasm module the formatting of a slicing panic, 5 KB.)
 fn parse_hex(text: &str) -> Option<RGBColor> {
-    let digits = text.strip_prefix('#').filter(|d| d.len() == 6 && d.is_ascii())?;
-    let channel = |i: usize| u8::from_str_radix(&digits[i..i + 2], 16).ok();
-    Some(RGBColor(channel(0)?, channel(2)?, channel(4)?))
+    let &[b'#', r1, r0, g1, g0, b1, b0] = text.as_bytes() else { return None };
+    let channel = |high: u8, low: u8| {
+        let digit = |b: u8| char::from(b).to_digit(16);
+        Some((digit(high)? * 16 + digit(low)?) as u8)
+    };
+    Some(RGBColor(channel(r1, r0)?, channel(g1, g0)?, channel(b1, b0)?))
 }
 
 /// sRGB channel to linear light (IEC 61966-2-1).
