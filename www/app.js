@@ -27,10 +27,9 @@ function chartLabels() {
   return Object.keys(STRINGS[state.lang]).filter((key) => key.startsWith('chart.')).map((key) => [key.slice(6), t(key)]);
 }
 
-/** Puts every word of the page, and the words drawn in the chart, in the current language. */
-function applyLanguage() {
-  call(() => state.lab.setLabels(chartLabels()));
-  schedule();
+/** Puts the page's own words in the current language: its static texts and labels, and the
+ *  open panel's title and introduction. Needs no module, so the first paint has them. */
+function applyWords() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('app.title');
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
@@ -42,6 +41,13 @@ function applyLanguage() {
   toggle.textContent = t('lang.switch');
   toggle.setAttribute('aria-label', t('lang.switch.label'));
   toggle.lang = state.lang === 'zh' ? 'en' : 'zh';
+}
+
+/** Puts every word of the page, and the words drawn in the chart, in the current language. */
+function applyLanguage() {
+  call(() => state.lab.setLabels(chartLabels()));
+  schedule();
+  applyWords();
   for (const option of $('#panel-select').options) option.textContent = t(`panel.${option.value}`);
   for (const option of $('#lesson-select').options) {
     if (option.dataset.title) option.textContent = JSON.parse(option.dataset.title)[state.lang];
@@ -58,6 +64,8 @@ function openPanel(name, pairs) {
   pause();
   state.lab?.free();
   state.panel = name;
+  // The chart's box takes the panel's aspect ratio from the stylesheet.
+  document.documentElement.dataset.panel = name;
   state.lab = call(() => new Lab(name));
   // On stage the charts are drawn in the projector look (`palette::Look`).
   call(() => state.lab.setProjector(state.stage));
@@ -67,6 +75,7 @@ function openPanel(name, pairs) {
   state.description = call(() => state.lab.describe());
   const { animated, playSpeed, pointAxes } = state.description;
   buildControls();
+  document.documentElement.classList.remove('no-module');
   $('#player').hidden = !animated;
   $('#speed').value = String(playSpeed);
   $('#add-point').hidden = !pointAxes;
@@ -169,9 +178,26 @@ async function main() {
   // The words of the asked language load beside the module (readPageParams, which needs
   // the module, checks the language again and reports a bad one).
   const asked = LANGUAGES.includes(query.get('lang')) ? query.get('lang') : 'en';
+  // The shell is laid out before the module arrives: the panel the URL names (the module
+  // checks the name and may open another), its words, embed and stage; the chart's box
+  // has its final size from the stylesheet, and says it is loading the solver.
+  const named = query.get('panel');
+  if (named) document.documentElement.dataset.panel = named;
+  document.body.classList.toggle('embed', query.get('embed') === '1');
+  // A lesson's band comes with the lesson file, after the module: the page shows then, whole.
+  const lessonId = query.get('lesson');
+  const reveal = () => document.documentElement.classList.remove('no-words');
+  const shell = loadLanguage(asked).then(() => {
+    state.lang = asked;
+    if (`panel.${named}` in STRINGS[asked]) state.panel = named;
+    if (query.get('stage') === '1') setStage(true);
+    applyWords();
+    if (!lessonId) reveal();
+  });
   try {
-    await Promise.all([init(), loadLanguage(asked)]);
+    await Promise.all([init(), shell]);
   } catch (error) {
+    document.documentElement.classList.remove('no-words', 'no-module');
     await Promise.allSettled(LANGUAGES.map(loadLanguage));
     const banner = $('#crash');
     banner.textContent = `${translate('en', 'app.nowasm')} ${translate('zh', 'app.nowasm')} (${error.message})`;
@@ -184,14 +210,13 @@ async function main() {
   const select = $('#panel-select');
   for (const name of panelNames()) select.append(new Option(name, name));
   state.large = query.get('large') === '1';
-  if (query.get('stage') === '1') setStage(true);
-  const lessonId = query.get('lesson');
   const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key) && !(lessonId && key === 'step'));
   wireEvents();
   openPanel(page.panel, pairs);
   await fillLessonMenu();
   if (lessonId) await openLesson(lessonId, Number(query.get('step') ?? 1) - 1);
   renderLesson();
+  reveal();
   document.body.dataset.ready = '1';
   // A handle for the console and the browser tests.
   window.rvmLab = { state, crashForTests: () => call(crashForTests) };

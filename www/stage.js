@@ -55,15 +55,6 @@ export function textZoom(onScreen) {
   return Math.max(1, wanted / state.description.chartText);
 }
 
-/** The chart's size in CSS pixels: on stage the whole box the layout gives it; on the page
- *  its width, and a height from the panel's aspect ratio. */
-export function chartSize(box) {
-  const width = box.clientWidth;
-  if (state.stage) return [width, box.clientHeight];
-  const { aspect, narrowBelow } = state.description;
-  return [width, Math.round(Math.min(Math.max(width * (width < narrowBelow ? aspect[1] : aspect[0]), 220), 720))];
-}
-
 /** Legend and strip text follow the chart's text size (in this page's CSS pixels). */
 export function sizeStageText(zoom) {
   if (!state.stage) return;

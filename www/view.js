@@ -4,7 +4,7 @@
 
 import { showError } from './errors.js';
 import { $, state, t } from './state.js';
-import { chartSize, renderedScale, sizeStageText, textZoom } from './stage.js';
+import { renderedScale, sizeStageText, textZoom } from './stage.js';
 import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
 
@@ -33,10 +33,10 @@ export function show() {
 function render() {
   state.frame = 0;
   const canvas = $('#chart');
-  const [width, height] = chartSize($('#canvas-box'));
+  // The stylesheet sizes the chart's box (the panel's aspect ratio; on stage all it is given).
+  const box = $('#canvas-box');
+  const [width, height] = [box.clientWidth, box.clientHeight];
   if (width === 0 || height === 0) return;
-  // On stage the stylesheet sizes the canvas to its box; a height left from the page would win.
-  canvas.style.height = state.stage ? '' : `${height}px`;
   const onScreen = renderedScale();
   const pixels = onScreen * (window.devicePixelRatio || 1);
   const zoom = textZoom(onScreen);

@@ -12,6 +12,7 @@ export function die(cause) {
   if (state.dead) return;
   state.dead = true;
   console.error('RVM Lab: the wasm module stopped', cause);
+  document.documentElement.classList.remove('no-words', 'no-module');
   const banner = $('#crash');
   banner.textContent = t('app.crashed');
   banner.hidden = false;

@@ -23,12 +23,10 @@ use crate::plot::{Labels, PlotArea};
 /// What a press on the plot grabbed, for dragging (e.g. which centre).
 pub type Grab = usize;
 
-/// What the page lays a panel out by.
+/// What the page lays a panel out by. (The chart's height / width is the stylesheet's,
+/// `www/style.css`: laid out before the module arrives, it has its final size at once.)
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Layout {
-    /// Height / width of the canvas: (wide, narrower than [`crate::plot::NARROW`] CSS
-    /// pixels, where multi-chart panels stack).
-    pub aspect: (f64, f64),
     /// The label keys of a data point's two coordinates (the add-point form's fields).
     pub point_axes: [&'static str; 2],
     /// The position of the page's speed slider when the panel opens: 0 is a step every
@@ -37,8 +35,8 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// A single chart 0.6 as high as wide, points (x, t), speed 4.
-    pub const DEFAULT: Layout = Layout { aspect: (0.6, 0.6), point_axes: ["x", "t"], play_speed: 4 };
+    /// Points (x, t), speed 4.
+    pub const DEFAULT: Layout = Layout { point_axes: ["x", "t"], play_speed: 4 };
 }
 
 /// One panel of the lab.

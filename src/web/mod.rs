@@ -141,8 +141,7 @@ impl Lab {
     }
 
     /// `{name, params: [{key, symbol, control: {type, …}}], animated, playSpeed, pointAxes,
-    /// aspect: [wide, narrow], narrowBelow}`: what the page builds the panel's controls and
-    /// canvas from.
+    /// chartText}`: what the page builds the panel's controls from.
     pub fn describe(&self) -> JsValue {
         self.panel.describe().to_js()
     }

@@ -196,10 +196,9 @@ impl ToJs for Report {
     }
 }
 
-/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, aspect: [wide,
-/// narrow], narrowBelow, chartText}`: the canvas is `aspect[0]` as high as wide, or `aspect[1]` when
-/// narrower than `narrowBelow` CSS pixels; `pointAxes` is undefined for a panel without
-/// data points; `chartText` is the size of tick labels in CSS pixels at scale 1.
+/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, chartText}`:
+/// `pointAxes` is undefined for a panel without data points; `chartText` is the size of tick
+/// labels in CSS pixels at scale 1.
 impl ToJs for Description {
     fn to_js(&self) -> JsValue {
         let layout = &self.layout;
@@ -210,8 +209,6 @@ impl ToJs for Description {
             ("animated", self.animated.to_js()),
             ("playSpeed", f64::from(layout.play_speed).to_js()),
             ("pointAxes", axes.to_js()),
-            ("aspect", layout.aspect.to_js()),
-            ("narrowBelow", crate::plot::NARROW.to_js()),
             ("chartText", crate::plot::TICK_TEXT.to_js()),
         ])
     }

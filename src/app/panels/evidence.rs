@@ -6,7 +6,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::panel::{Grab, Panel};
 use crate::app::params::{ParamSpec, parse_real};
 use crate::app::replay::{Player, Replay};
 use crate::app::report::{Cell, Message, Readout, Report, Table};
@@ -177,7 +177,6 @@ impl EvidencePanel {
 impl Panel for EvidencePanel {
     const NAME: &'static str = "evidence";
     type Settings = EvidenceSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.55, 1.8), ..Layout::DEFAULT };
 
     fn compute(settings: &EvidenceSettings) -> Result<Self> {
         let data = settings.data.dataset()?;

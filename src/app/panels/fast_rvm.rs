@@ -330,7 +330,7 @@ impl Panel for FastRvmPanel {
     const NAME: &'static str = "fast-rvm";
     type Settings = FastRvmSettings;
     /// Two steps a second: slow enough to read each step's label and log line.
-    const LAYOUT: Layout = Layout { aspect: (0.55, 2.0), play_speed: 1, ..Layout::DEFAULT };
+    const LAYOUT: Layout = Layout { play_speed: 1, ..Layout::DEFAULT };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, HIGHLIGHT_KEY];
 
     fn compute(settings: &FastRvmSettings) -> Result<Self> {

@@ -7,7 +7,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::panel::{Grab, Panel};
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
 use crate::app::replay::{Player, Replay};
 use crate::app::report::{Cell, Message, Readout, Report, Table};
@@ -277,7 +277,6 @@ fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[GradientDescent],
 impl Panel for GradientPanel {
     const NAME: &'static str = "gradient-descent";
     type Settings = GradientSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.85, 2.4), ..Layout::DEFAULT };
 
     fn compute(settings: &GradientSettings) -> Result<Self> {
         let data = settings.data.dataset()?;

@@ -7,7 +7,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::panel::{Grab, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, rounded};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::scene::LambdaCurve;
@@ -121,7 +121,6 @@ impl LambdaPanel {
 impl Panel for LambdaPanel {
     const NAME: &'static str = "lambda-curve";
     type Settings = LambdaSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.45, 1.7), ..Layout::DEFAULT };
 
     fn compute(settings: &LambdaSettings) -> Result<Self> {
         Ok(Self { sq: SparsityQuality::from_q_squared(settings.s, settings.q2)? })

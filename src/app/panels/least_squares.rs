@@ -4,7 +4,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Layout, Panel};
+use crate::app::panel::Panel;
 use crate::app::report::{Cell, Message, Readout, Report, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
@@ -106,7 +106,6 @@ fn fit_with(
 impl Panel for LeastSquaresPanel {
     const NAME: &'static str = "least-squares";
     type Settings = LeastSquaresSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.5, 1.2), ..Layout::DEFAULT };
 
     fn compute(settings: &LeastSquaresSettings) -> Result<Self> {
         let train = settings.data.dataset()?;

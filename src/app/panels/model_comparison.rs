@@ -7,7 +7,7 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Layout, Panel};
+use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec};
 use crate::app::report::{Readout, Report};
 use crate::app::settings::PointSink;
@@ -220,7 +220,6 @@ fn order_evidence(m: usize, x: &[f64], t: &[f64], hyper: Hyperparameters) -> Res
 impl Panel for ComparisonPanel {
     const NAME: &'static str = "model-comparison";
     type Settings = ComparisonSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.62, 4.2), ..Layout::DEFAULT };
 
     fn compute(settings: &ComparisonSettings) -> Result<Self> {
         let data = settings.data.dataset()?;

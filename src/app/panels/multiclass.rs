@@ -167,7 +167,7 @@ impl Panel for MulticlassPanel {
     const NAME: &'static str = "multiclass";
     type Settings = MulticlassSettings;
     /// A sweep every other frame.
-    const LAYOUT: Layout = Layout { aspect: (0.6, 1.9), point_axes: ["x1", "x2"], play_speed: 2 };
+    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     fn compute(settings: &MulticlassSettings) -> Result<Self> {

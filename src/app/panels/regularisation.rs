@@ -9,7 +9,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::background::Background;
-use crate::app::panel::{Layout, Panel};
+use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec, parse_real};
 use crate::app::report::{Cell, Message, Readout, Report, Table};
 use crate::app::settings::PointSink;
@@ -211,7 +211,6 @@ fn path_chart(
 impl Panel for RegularisationPanel {
     const NAME: &'static str = "regularisation";
     type Settings = RegularisationSettings;
-    const LAYOUT: Layout = Layout { aspect: (0.62, 1.9), ..Layout::DEFAULT };
 
     fn compute(settings: &RegularisationSettings) -> Result<Self> {
         let data = settings.data.dataset()?;

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 
-use crate::app::panel::{Layout, Panel};
+use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
 use crate::app::replay::{Frames, Player, Replay};
 use crate::app::report::{Readout, Report};
@@ -242,7 +242,6 @@ impl Panel for SequentialPanel {
     const NAME: &'static str = "sequential";
     type Settings = SequentialSettings;
     const FOLLOWS: &'static [&'static str] = &["k"];
-    const LAYOUT: Layout = Layout { aspect: (0.8, 3.2), ..Layout::DEFAULT };
 
     fn compute(settings: &SequentialSettings) -> Result<Self> {
         let data = StraightLine { n: settings.n, noise: settings.noise, seed: settings.seed }.generate()?;

@@ -8,7 +8,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Layout, Panel};
+use crate::app::panel::{Grab, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, rounded, toggle_text};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::scene::LambdaCurve;
@@ -168,7 +168,6 @@ pub(super) fn verdict(sq: &SparsityQuality) -> Message {
 impl Panel for SparsityPanel {
     const NAME: &'static str = "sparsity";
     type Settings = SparsitySettings;
-    const LAYOUT: Layout = Layout { aspect: (0.5, 1.9), ..Layout::DEFAULT };
 
     fn compute(settings: &SparsitySettings) -> Result<Self> {
         let model = TwoPointModel::new(settings.target, settings.basis, settings.beta)?;

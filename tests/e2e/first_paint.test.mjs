@@ -1,0 +1,110 @@
+// The first paint: the page's shell (header, the panel's title and introduction, the chart's
+// box at its final size saying it loads the solver) is laid out before the wasm module
+// arrives, and nothing moves when the chart appears; a host that serves the module with the
+// wrong MIME type still gets a working page.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { start, waitForDraws } from './browser.mjs';
+
+let env;
+before(async () => {
+  env = await start();
+});
+after(() => env.close());
+
+/** Opens `query` at `viewport` with the module held back until `release()` is called; also
+ *  records every layout shift (PerformanceObserver 'layout-shift'). */
+async function openHeld(query, viewport) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.consoleErrors = [];
+  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  await page.addInitScript(() => {
+    window.shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  let release;
+  const held = new Promise((done) => (release = done));
+  await page.route('**/rvm_lab_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(env.url + query);
+  return { page, release };
+}
+
+const box = (page) => page.$eval('#canvas-box', (el) => el.getBoundingClientRect().toJSON());
+
+describe('first paint', () => {
+  const cases = [
+    ['?panel=predictive', { width: 1350, height: 940 }, 'Predictive distribution'],
+    ['?panel=fast-rvm', { width: 1350, height: 940 }, 'Fast RVM live'],
+    ['?panel=classification&lang=zh', { width: 412, height: 823 }, null],
+    ['?panel=evidence&embed=1', { width: 700, height: 600 }, null],
+    ['?panel=multiclass&stage=1', { width: 1280, height: 720 }, null],
+  ];
+  for (const [query, viewport, title] of cases) {
+    test(`${query} at ${viewport.width}×${viewport.height}: the shell before the module, and the chart's box does not move`, async () => {
+      const { page, release } = await openHeld(query, viewport);
+      // The words are in and the page shows, the module still held back.
+      await page.waitForFunction(() => !document.documentElement.classList.contains('no-words'));
+      assert.equal(await page.evaluate(() => window.rvmLab), undefined, 'the module has not started the panel');
+      assert.equal(await page.isVisible('#loading'), true, 'the chart box says it is loading');
+      const loading = await page.textContent('#loading');
+      assert.match(loading, query.includes('lang=zh') ? /求解器/ : /solver/);
+      if (title) assert.equal(await page.textContent('#panel-title'), title);
+      const first = await box(page);
+      assert.ok(first.width > 200 && first.height >= 220, JSON.stringify(first));
+      release();
+      await page.waitForSelector('body[data-ready="1"]');
+      await waitForDraws(page, 1);
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const drawn = await box(page);
+      for (const side of ['left', 'top', 'width']) {
+        assert.ok(Math.abs(first[side] - drawn[side]) < 1, `${side}: ${first[side]} before the module, ${drawn[side]} with the chart`);
+      }
+      // On the page the box's height is the panel's aspect ratio from the start; on stage it
+      // is what the strip and the legend leave, which the legend may take a line of.
+      if (!query.includes('stage=1')) assert.ok(Math.abs(first.height - drawn.height) < 1, `height ${first.height} → ${drawn.height}`);
+      assert.equal(await page.isVisible('#loading'), false);
+      // A generous bound on how much moved while loading (layout, not time: Lighthouse's
+      // "good" CLS is 0.1; the page measures 0 to 0.02).
+      const shifted = await page.evaluate(() => window.shifts.reduce((sum, v) => sum + v, 0));
+      assert.ok(shifted < 0.05, `layout shift ${shifted.toFixed(3)}`);
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    });
+  }
+
+  test('a host serving the module as application/octet-stream still gets a working page', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const errors = [];
+    const warnings = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    let served = 0;
+    await page.route('**/rvm_lab_bg.wasm', async (route) => {
+      const response = await route.fetch({ headers: { ...route.request().headers(), 'accept-encoding': 'identity' } });
+      served += 1;
+      await route.fulfill({ status: 200, body: await response.body(), headers: { 'content-type': 'application/octet-stream' } });
+    });
+    await page.goto(`${env.url}?panel=fast-rvm`);
+    await page.waitForSelector('body[data-ready="1"]');
+    await waitForDraws(page, 1);
+    assert.equal(served, 1);
+    // wasm-bindgen's glue tried instantiateStreaming, which refuses that type, then fell back.
+    assert.ok(warnings.some((w) => w.includes('instantiateStreaming')), warnings.join('\n'));
+    assert.equal(await page.isVisible('#crash'), false);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
