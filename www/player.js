@@ -112,9 +112,9 @@ function renderWork(more) {
   const progress = readReport().work;
   const box = $('#working');
   box.hidden = !more || !progress;
+  document.body.dataset.working = more ? '1' : '0';
   if (!progress) return;
   const bar = $('#work-progress');
   bar.max = Math.max(progress[1], 1);
   bar.value = progress[0];
-  document.body.dataset.working = more ? '1' : '0';
 }

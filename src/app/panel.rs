@@ -439,6 +439,11 @@ impl<P: Panel> PanelModel for Live<P> {
                 notices.push(Notice { key: key.clone(), error });
             }
         }
+        // The same state (a page opened with its defaults, a lesson step that keeps the
+        // state) is not computed again.
+        if settings.value_list() == self.settings.value_list() {
+            return notices;
+        }
         match Self::with_settings(settings) {
             Ok(panel) => *self = panel,
             Err(error) => notices.push(Notice { key: String::new(), error }),

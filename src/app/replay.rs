@@ -21,6 +21,11 @@ use crate::solver::Solver;
 /// A copy of a [`Checkpointed`] run is kept every this many steps.
 pub const CHECKPOINT: usize = 16;
 
+/// Units of [`Solver::cost`] a panel records at once when it computes, the rest following
+/// in the page's background work: the whole fast run of the default problems (N = 50: about
+/// 26 steps of 51 candidates), two steps at N = 2000; about 12 ms in wasm at most.
+pub const FIRST_SLICE: usize = 4096;
+
 /// What the page's player moves: Play, Step, Back, Restart, and the frame setting.
 pub trait Player {
     /// Shows up to `steps` frames further; `false` once nothing is left to show (the last
@@ -133,36 +138,79 @@ impl<F: Frames> Player for Replay<F> {
     }
 }
 
-/// A solver run to its end, with a copy every [`CHECKPOINT`] steps and the whole state at
-/// the step shown.
+/// A solver run, with a copy every [`CHECKPOINT`] steps and the whole state at the step
+/// shown. Recorded in slices so that no slice holds the page for long:
+/// [`Checkpointed::start`] records the first (a small problem is done in it), the page's
+/// background work ([`Checkpointed::extend`]) the rest, the frames growing meanwhile.
 #[derive(Debug, Clone)]
 pub struct Checkpointed<S> {
     /// The run at steps 0, [`CHECKPOINT`], 2·[`CHECKPOINT`], …
     checkpoints: Vec<S>,
-    /// The run at its end.
+    /// The run as far as it is recorded (at its end once done).
     end: S,
-    /// Milliseconds the run took to its end.
+    /// Milliseconds spent recording the run so far.
     elapsed_ms: f64,
     /// The run at the step shown.
     current: S,
+    /// The error that stopped the recording after its first slice, if one did.
+    failure: Option<Error>,
 }
 
 impl<S: Solver + Clone> Checkpointed<S> {
-    /// Runs `run` to its end, keeping checkpoints.
+    /// Records `run` to its end, keeping checkpoints.
     ///
     /// # Errors
     /// The first error of a step.
-    pub fn record(mut run: S) -> Result<Self> {
-        let start = now_ms();
-        let mut checkpoints = vec![run.clone()];
-        while run.status().is_running() {
-            run.step()?;
-            if run.iterations().is_multiple_of(CHECKPOINT) {
-                checkpoints.push(run.clone());
-            }
+    pub fn record(run: S) -> Result<Self> {
+        Self::start(run, usize::MAX)
+    }
+
+    /// Records the first steps of `run`, about `units` of [`Solver::cost`] (at least one
+    /// step); [`Checkpointed::extend`] records the rest.
+    ///
+    /// # Errors
+    /// The first error of a step in that slice.
+    pub fn start(run: S, units: usize) -> Result<Self> {
+        let mut this =
+            Self { checkpoints: vec![run.clone()], current: run.clone(), end: run, elapsed_ms: 0.0, failure: None };
+        this.record_slice(units)?;
+        Ok(this)
+    }
+
+    /// Records about `units` more of [`Solver::cost`] (at least one step); an error stops
+    /// the recording and is kept ([`Checkpointed::failure`]). `true` while more remains.
+    pub fn extend(&mut self, units: usize) -> bool {
+        if self.is_growing()
+            && let Err(error) = self.record_slice(units)
+        {
+            self.failure = Some(error);
         }
-        let elapsed_ms = now_ms() - start;
-        Ok(Self { current: checkpoints[0].clone(), checkpoints, end: run, elapsed_ms })
+        self.is_growing()
+    }
+
+    /// Steps the recorded run for about `units`, keeping checkpoints.
+    fn record_slice(&mut self, units: usize) -> Result<()> {
+        let start = now_ms();
+        let mut spent = 0;
+        let result = loop {
+            if !self.end.status().is_running() || (spent > 0 && spent >= units) {
+                break Ok(());
+            }
+            spent = spent.saturating_add(self.end.cost());
+            if let Err(error) = self.end.step() {
+                break Err(error);
+            }
+            if self.end.iterations().is_multiple_of(CHECKPOINT) {
+                self.checkpoints.push(self.end.clone());
+            }
+        };
+        self.elapsed_ms += now_ms() - start;
+        result
+    }
+
+    /// Whether the recording goes on: the run neither ended nor failed.
+    pub fn is_growing(&self) -> bool {
+        self.failure.is_none() && self.end.status().is_running()
     }
 
     /// The run at the step shown.
@@ -170,14 +218,25 @@ impl<S: Solver + Clone> Checkpointed<S> {
         &self.current
     }
 
-    /// The run at its end.
+    /// The run as far as it is recorded: at its end once [`Checkpointed::extend`] is done.
     pub fn end(&self) -> &S {
         &self.end
     }
 
-    /// Milliseconds the run took to its end.
+    /// Milliseconds spent recording the run so far.
     pub fn elapsed_ms(&self) -> f64 {
         self.elapsed_ms
+    }
+
+    /// The error that stopped the recording, if one did.
+    pub fn failure(&self) -> Option<&Error> {
+        self.failure.as_ref()
+    }
+
+    /// Steps recorded so far, counting a finished recording as its whole `budget`, and the
+    /// budget: for the progress bar (as [`Background::progress`]).
+    pub fn progress(&self, budget: usize) -> (usize, usize) {
+        (if self.is_growing() { self.end.iterations().min(budget) } else { budget }, budget)
     }
 
     /// The run at step `k`: the checkpoint before it, stepped forward.
@@ -193,6 +252,10 @@ impl<S: Solver + Clone> Checkpointed<S> {
 impl<S: Solver + Clone> Frames for Checkpointed<S> {
     fn last(&self) -> usize {
         self.end.iterations()
+    }
+
+    fn growing(&self) -> bool {
+        self.is_growing()
     }
 
     /// Steps the run shown forward when the frame is near, else starts from a checkpoint.
@@ -310,6 +373,58 @@ mod tests {
         assert!(!replay.step_back());
         replay.show(99);
         assert_eq!(replay.position(), (50, 50));
+    }
+
+    #[test]
+    fn a_checkpointed_run_recorded_in_slices_is_the_run_recorded_at_once() {
+        let whole = Checkpointed::record(Counter { at: 0, to: 50 }).unwrap();
+        let run = Checkpointed::start(Counter { at: 0, to: 50 }, 7).unwrap();
+        let mut replay = Replay::new(run, Some("step"), 40);
+        assert_eq!(replay.position(), (7, 7), "the first slice, frame 40 to come");
+        assert!(replay.frames().growing(), "more frames are coming");
+        let mut slices = 1;
+        while replay.frames_mut().extend(7) {
+            replay.catch_up();
+            slices += 1;
+        }
+        replay.catch_up();
+        assert_eq!((slices, replay.position()), (7, (40, 50)), "50 steps in slices of 7; frame 40 shown once there");
+        assert_eq!(replay.frames().checkpoints.len(), whole.checkpoints.len());
+        for k in [0, 15, 16, 33, 50] {
+            assert_eq!(replay.frames().state_at(k).at, whole.state_at(k).at);
+        }
+        assert_eq!(replay.frames().progress(80), (80, 80), "done counts as the whole budget");
+        assert!(!replay.frames_mut().extend(7));
+    }
+
+    /// Fails at its third step.
+    #[derive(Debug, Clone)]
+    struct Failing(usize);
+
+    impl Solver for Failing {
+        type Event = ();
+        fn next_iter(&mut self) -> Result<()> {
+            if self.0 == 2 {
+                return Err(Error::NoData);
+            }
+            self.0 += 1;
+            Ok(())
+        }
+        fn status(&self) -> Status {
+            Status::Running
+        }
+        fn iterations(&self) -> usize {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_step_that_fails_after_the_first_slice_stops_the_recording_and_is_kept() {
+        assert!(Checkpointed::start(Failing(0), 5).is_err(), "in the first slice: the panel's error");
+        let mut run = Checkpointed::start(Failing(0), 1).unwrap();
+        assert_eq!((run.last(), run.progress(10)), (1, (1, 10)));
+        assert!(!run.extend(5), "stopped");
+        assert_eq!((run.last(), run.failure(), run.growing()), (2, Some(&Error::NoData), false));
     }
 
     #[test]

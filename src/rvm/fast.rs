@@ -481,4 +481,10 @@ impl Solver for FastRvm {
     fn iterations(&self) -> usize {
         self.events.len() - 1
     }
+
+    /// A step updates every candidate's sparsity and quality (PRML 7.102–7.103): work in
+    /// proportion to the M candidates.
+    fn cost(&self) -> usize {
+        self.problem.m()
+    }
 }

@@ -204,6 +204,7 @@ export default {
   'message.comparison-skipped': 'Classic and EM re-estimate all N + 1 weights per sweep (O(N³)); they are compared for N ≤ {max} only.',
   'message.comparison-failed': 'A comparison run stopped: {reason}',
   'message.not-converged': 'The fast run did not converge within {steps} steps.',
+  'message.fast-run-failed': 'The fast run stopped at step {step}: {reason}',
   'chart.step': 'step',
   'chart.log-ml': 'ln p(t|α,β)',
   'chart.marginal-likelihood': 'marginal likelihood',

@@ -204,6 +204,7 @@ export default {
   'message.comparison-skipped': '经典方法与 EM 每轮重估全部 N + 1 个权重（O(N³)），仅在 N ≤ {max} 时比较。',
   'message.comparison-failed': '一个比较运行中止：{reason}',
   'message.not-converged': '快速方法在 {steps} 步内未收敛。',
+  'message.fast-run-failed': '快速方法在第 {step} 步中止：{reason}',
   'chart.step': '步数',
   'chart.log-ml': 'ln p(t|α,β)',
   'chart.marginal-likelihood': '边缘似然',

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -16,7 +16,7 @@ use crate::app::fast_steps::{self, action_colour};
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle};
-use crate::app::replay::{Checkpointed, Player, Replay};
+use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
@@ -112,8 +112,37 @@ pub struct ClassificationPanel {
     replay: Replay<Checkpointed<FastRvmClassifier>>,
     /// The square shown: the data's bounding box with a margin.
     range: ((f64, f64), (f64, f64)),
-    /// Classic re-estimation, when N ≤ [`COMPARE_MAX_N`].
-    comparison: Option<Background<ClassicRvmClassifier>>,
+    /// Classic re-estimation, when N ≤ [`COMPARE_MAX_N`]: set up in the background work
+    /// (its first fit, with every basis function, is a Cholesky of order N + 1 per Newton
+    /// step), after the fast run.
+    comparison: Option<Comparison>,
+}
+
+/// The classic comparison: its design and targets until the background work sets it up.
+#[derive(Debug, Clone)]
+enum Comparison {
+    Waiting(DMatrix<f64>, DVector<f64>),
+    Running(Box<Background<ClassicRvmClassifier>>),
+}
+
+impl Comparison {
+    /// The run, once set up.
+    fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
+        match self {
+            Comparison::Running(run) => Some(run),
+            Comparison::Waiting(..) => None,
+        }
+    }
+
+    /// Sweeps done and in all, for the progress bar (none done while waiting).
+    fn progress(&self) -> (usize, usize) {
+        self.running().map_or((0, CLASSIC_SWEEPS), |run| run.progress())
+    }
+
+    /// Whether it has nothing left to do.
+    fn is_done(&self) -> bool {
+        self.running().is_some_and(|run| run.is_done())
+    }
 }
 
 impl ClassificationPanel {
@@ -193,12 +222,9 @@ impl Panel for ClassificationPanel {
             max_steps: MAX_STEPS,
             ..FastSettings::default()
         };
-        let run = Checkpointed::record(FastRvmClassifier::new(problem, options)?)?;
+        let run = Checkpointed::start(FastRvmClassifier::new(problem, options)?, FIRST_SLICE)?;
         let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
-        let comparison = (data.x.len() <= COMPARE_MAX_N)
-            .then(|| ClassicRvmClassifier::new(design, t, ClassifierSettings::default()))
-            .and_then(|run| run.ok())
-            .map(|run| Background::new(run, CLASSIC_SWEEPS));
+        let comparison = (data.x.len() <= COMPARE_MAX_N).then_some(Comparison::Waiting(design, t));
         Ok(Self { range: square_around(&data.x), data, width: settings.width, replay, comparison })
     }
 
@@ -223,17 +249,22 @@ impl Panel for ClassificationPanel {
             Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) },
             Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
         ];
-        let background: Vec<_> = self.comparison.iter().map(|c| ("classic", c)).collect();
+        let background: Vec<_> =
+            self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
         let elapsed = self.replay.frames().elapsed_ms();
         let methods = fast_steps::methods_table("classifier-methods", self.events(), elapsed, &background);
         let mut messages = vec![];
         if self.data.x.len() > COMPARE_MAX_N {
             messages.push(Message::info("classic-skipped", [("max", COMPARE_MAX_N.to_string())]));
         }
-        if let Some(error) = self.comparison.as_ref().and_then(|c| c.failure()) {
+        if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        if !self.replay.frames().end().status().termination().is_some_and(|t| t.converged()) {
+        if let Some(error) = self.replay.frames().failure() {
+            let step = self.replay.frames().end().iterations().to_string();
+            messages.push(Message::warning("fast-run-failed", [("step", step), ("reason", error.to_string())]));
+        }
+        if self.replay.frames().end().status().termination().is_some_and(|t| !t.converged()) {
             messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
         }
         let mut legend = crate::plot::classes::legend(2);
@@ -263,15 +294,42 @@ impl Panel for ClassificationPanel {
         Some(&mut self.replay)
     }
 
-    /// The classic comparison, for at most `budget` sweeps.
+    /// The fast run's recording, then the classic comparison (set up, then swept), for at
+    /// most `budget` units (a fast step costs one per candidate, a sweep one).
     fn work(&mut self, budget: usize) -> bool {
-        let Some(comparison) = &mut self.comparison else { return false };
-        comparison.work(budget, |_| {});
-        !comparison.is_done()
+        let comparison_left = self.comparison.as_ref().is_some_and(|c| !c.is_done());
+        if self.replay.frames().is_growing() {
+            self.replay.frames_mut().extend(budget.max(1));
+            self.replay.catch_up();
+            return self.replay.frames().is_growing() || comparison_left;
+        }
+        match self.comparison.take() {
+            Some(Comparison::Waiting(design, t)) => {
+                // A comparison that cannot start is left out, as the fast run is the panel's.
+                self.comparison = ClassicRvmClassifier::new(design, t, ClassifierSettings::default())
+                    .ok()
+                    .map(|run| Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS))));
+                self.comparison.is_some()
+            }
+            Some(Comparison::Running(mut run)) => {
+                run.work(budget, |_| {});
+                let more = !run.is_done();
+                self.comparison = Some(Comparison::Running(run));
+                more
+            }
+            None => false,
+        }
     }
 
     fn work_progress(&self) -> Option<(usize, usize)> {
-        self.comparison.as_ref().map(Background::progress)
+        let fast = self.replay.frames().progress(MAX_STEPS);
+        match &self.comparison {
+            Some(comparison) => {
+                let (done, all) = comparison.progress();
+                Some((fast.0 + done, fast.1 + all))
+            }
+            None => (fast.0 < fast.1).then_some(fast),
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use crate::app::fast_steps::{self, action_colour};
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
-use crate::app::replay::{Checkpointed, Player, Replay};
+use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
@@ -347,7 +347,7 @@ impl Panel for FastRvmPanel {
             seed: settings.run.data.seed,
             max_steps: MAX_STEPS,
         };
-        let run = Checkpointed::record(FastRvm::new(problem.clone(), options)?)?;
+        let run = Checkpointed::start(FastRvm::new(problem.clone(), options)?, FIRST_SLICE)?;
         let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
         let (mut comparisons, mut comparison_error) = (vec![], None);
         if data.x.len() <= COMPARE_MAX_N {
@@ -417,7 +417,11 @@ impl Panel for FastRvmPanel {
         if let Some(error) = self.comparison_failure() {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        if !self.replay.frames().end().status().termination().is_some_and(|t| t.converged()) {
+        if let Some(error) = self.replay.frames().failure() {
+            let step = self.replay.frames().end().iterations().to_string();
+            messages.push(Message::warning("fast-run-failed", [("step", step), ("reason", error.to_string())]));
+        }
+        if self.replay.frames().end().status().termination().is_some_and(|t| !t.converged()) {
             messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
         }
         Report {
@@ -441,8 +445,14 @@ impl Panel for FastRvmPanel {
         Some(&mut self.replay)
     }
 
-    /// Classic and EM, in turn, for at most `budget` sweeps in all.
+    /// The fast run's recording, then classic and EM in turn, for at most `budget` units in
+    /// all (a fast step costs one per candidate, a sweep one).
     fn work(&mut self, budget: usize) -> bool {
+        if self.replay.frames().is_growing() {
+            self.replay.frames_mut().extend(budget.max(1));
+            self.replay.catch_up();
+            return self.replay.frames().is_growing() || self.comparisons.iter().any(|(_, c)| !c.is_done());
+        }
         let mut left = budget.max(1);
         for (_, comparison) in &mut self.comparisons {
             if left == 0 {
@@ -454,11 +464,12 @@ impl Panel for FastRvmPanel {
     }
 
     fn work_progress(&self) -> Option<(usize, usize)> {
-        if self.comparisons.is_empty() {
+        let fast = self.replay.frames().progress(MAX_STEPS);
+        if self.comparisons.is_empty() && fast.0 == fast.1 {
             return None;
         }
         let progress = self.comparisons.iter().map(|(_, c)| c.progress());
-        Some(progress.fold((0, 0), |(done, all), (d, a)| (done + d, all + a)))
+        Some(progress.fold(fast, |(done, all), (d, a)| (done + d, all + a)))
     }
 }
 

@@ -267,4 +267,10 @@ impl Solver for FastRvmClassifier {
     fn iterations(&self) -> usize {
         self.events.len() - 1
     }
+
+    /// A step updates every candidate's sparsity and quality and finds the new mode: work
+    /// in proportion to the M candidates.
+    fn cost(&self) -> usize {
+        self.problem.m()
+    }
 }
