@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// Input to pixels, per panel, at the top of its range: for each panel the N slider (or, on a
+// panel without data, its first slider) is moved to its maximum in Debian's Chromium, and the
+// script prints the time from the input event to the first frame that shows the change
+// (the chart drawn again), to the final frame (background work done and drawn), and the
+// longest task meanwhile. A benchmark, run by hand after `bash scripts/build.sh`; no test
+// asserts on time. Targets (issue 15): first feedback ≤ 16 ms, final ≤ 100 ms, no task > 50 ms.
+//
+//   node scripts/interactions.mjs [--runs 3]     (median of the runs for each panel)
+
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { serve } from './serve.mjs';
+
+const runsArg = process.argv.indexOf('--runs');
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+
+/** Moves the slider of `key` to its maximum and measures, in the page. */
+function measure(key) {
+  return new Promise((done) => {
+    const canvas = document.querySelector('#chart');
+    const range = document.querySelector(`#rng-${key}`);
+    const tasks = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) tasks.push(entry.duration);
+    });
+    observer.observe({ type: 'longtask' });
+    const drawsBefore = Number(canvas.dataset.draws ?? 0);
+    let first = null;
+    const start = performance.now();
+    range.value = range.max;
+    range.dispatchEvent(new Event('input', { bubbles: true }));
+    const watch = () => {
+      const now = performance.now();
+      if (now - start > 20_000) {
+        observer.disconnect();
+        done({ first: first ?? NaN, final: NaN, longest: Math.max(0, ...tasks) });
+        return;
+      }
+      const drawn = Number(canvas.dataset.draws ?? 0) > drawsBefore;
+      if (drawn && first === null) first = now - start;
+      if (drawn && document.body.dataset.working !== '1') {
+        // This frame shows the last slice; long-task entries arrive a little later.
+        const final = now - start;
+        setTimeout(() => {
+          observer.disconnect();
+          done({ first, final, longest: Math.max(0, ...tasks) });
+        }, 100);
+        return;
+      }
+      requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
+  });
+}
+
+const root = fileURLToPath(new URL('../www', import.meta.url));
+const { server, url } = await serve({ root, port: 0 });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1350, height: 940 } });
+  await page.goto(`${url}?panel=basis`);
+  await page.waitForSelector('body[data-ready="1"]');
+  const panels = await page.$$eval('#panel-select option', (options) => options.map((o) => o.value));
+  console.log('panel               change          first frame ms   final frame ms   longest task ms');
+  for (const panel of panels) {
+    const rows = [];
+    let change = '';
+    for (let i = 0; i < runs; i += 1) {
+      await page.goto(`${url}?panel=${panel}`);
+      await page.waitForSelector('body[data-ready="1"]');
+      await page.waitForFunction(() => document.body.dataset.working !== '1');
+      const key = await page.evaluate(() =>
+        document.querySelector('#rng-N') ? 'N' : document.querySelector('input[type=range][id^=rng-]')?.id.slice(4),
+      );
+      if (!key) break;
+      change = `${key} = ${await page.$eval(`#rng-${key}`, (r) => (r.dataset.log === '1' ? (10 ** r.max).toPrecision(3) : r.max))}`;
+      rows.push(await page.evaluate(measure, key));
+    }
+    if (rows.length === 0) continue;
+    const median = (f) => rows.map(f).sort((a, b) => a - b)[Math.floor(rows.length / 2)];
+    // NaN: the panel refused the value (its message is on the page) and drew nothing new.
+    const ms = (v) => (Number.isNaN(v) ? 'refused' : v.toFixed(1)).padStart(15);
+    console.log(`${panel.padEnd(19)} ${change.padEnd(15)} ${ms(median((r) => r.first))}  ${ms(median((r) => r.final))}  ${ms(median((r) => r.longest))}`);
+  }
+} finally {
+  await browser.close();
+  server.close();
+}
