@@ -2,9 +2,10 @@
 //! frame is shown, which was asked for — that Play, Step, Back and Restart move
 //! ([`Player`]), over frames kept in one of three ways ([`Frames`]):
 //!
-//! - [`Checkpointed`]: a solver run to its end, a copy kept every [`CHECKPOINT`] steps, so
-//!   the whole state at any step is one copy and at most [`CHECKPOINT`] − 1 steps away
-//!   (the fast RVM, the fast classifier);
+//! - [`Checkpointed`]: a solver run to its end (in slices: the first when the panel
+//!   computes, the rest in the background), a copy kept every [`CHECKPOINT`] steps, so the
+//!   whole state at any step is one copy and at most [`CHECKPOINT`] − 1 steps away (the
+//!   fast RVM, the fast classifier);
 //! - [`Recorded`]: a solver extended in the background a few steps per frame, a record of
 //!   each step kept (the multiclass sweeps, too costly to replay);
 //! - finished solvers that keep their own paths, shown side by side at the same iteration
