@@ -82,3 +82,22 @@ fn absurd_sizes_are_refused_naming_the_limit() {
         assert_eq!(panel.query(), before, "{name}: the state is kept");
     }
 }
+
+/// Issue 16: a slider never offers a value its panel refuses — every whole-number slider's
+/// top end is a value the panel takes as a setting (gradient descent and regularisation
+/// offered M up to 30 with limits 10 and 20, regularisation N up to 200 with a limit of 100).
+#[test]
+fn every_slider_top_is_a_value_its_panel_accepts() {
+    use rvm_lab::app::params::Control;
+    for name in names() {
+        let mut panel = open_panel(name).unwrap();
+        for spec in panel.describe().params {
+            let (Control::Integer { max, .. } | Control::Steps { max, .. }) = spec.control else { continue };
+            // A setting out of its range is refused as "<key> must be a whole number from …";
+            // any other error (no data, a degenerate design) is the model's, not the slider's.
+            let refused = panel.set(spec.key, &max.to_string()).err().map(|e| e.to_string());
+            let out_of_range = refused.as_deref().is_some_and(|e| e.starts_with(&format!("{} must be", spec.key)));
+            assert!(!out_of_range, "{name}: {} = {max}: {refused:?}", spec.key);
+        }
+    }
+}

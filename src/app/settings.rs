@@ -184,6 +184,17 @@ impl DataParams {
     }
 }
 
+/// `spec` with the slider of `key` ending at `max`, the limit its panel checks (so a slider
+/// never offers a value the panel refuses).
+fn with_max(spec: ParamSpec, key: &str, max: usize) -> ParamSpec {
+    match spec.control {
+        Control::Integer { min, .. } if spec.key == key => {
+            ParamSpec { control: Control::Integer { min, max: max as u64 }, ..spec }
+        }
+        _ => spec,
+    }
+}
+
 const DATA_PARAMS: &[ParamSpec] = &[
     ParamSpec { key: "N", symbol: "N", control: Control::Integer { min: 0, max: 200 } },
     ParamSpec { key: "noise", symbol: "σ", control: Control::Real { min: 0.0, max: 1.0, log: false } },
@@ -191,8 +202,9 @@ const DATA_PARAMS: &[ParamSpec] = &[
 ];
 
 impl ParamGroup for DataParams {
+    /// [`DATA_PARAMS`], the N slider ending at this panel's limit.
     fn params(&self) -> Vec<ParamSpec> {
-        DATA_PARAMS.to_vec()
+        DATA_PARAMS.iter().map(|&spec| with_max(spec, "N", self.max_n)).collect()
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
@@ -292,7 +304,8 @@ const BASIS_PARAMS: &[ParamSpec] = &[
 impl ParamGroup for BasisParams {
     fn params(&self) -> Vec<ParamSpec> {
         let family = ParamSpec { key: "basis", symbol: "basis", control: Control::Choice { options: self.families } };
-        std::iter::once(family).chain(BASIS_PARAMS.iter().copied()).collect()
+        let basis = BASIS_PARAMS.iter().map(|&spec| with_max(spec, "M", self.max_m));
+        std::iter::once(family).chain(basis).collect()
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {

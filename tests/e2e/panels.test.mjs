@@ -194,6 +194,23 @@ describe('panel regularisation', () => {
   });
 });
 
+describe('slider ranges', () => {
+  test('the M and N sliders end at the panel\'s limits: End on the slider is a value the panel takes', async () => {
+    for (const [panel, key, max] of [['gradient-descent', 'M', '10'], ['regularisation', 'M', '20'], ['regularisation', 'N', '100']]) {
+      const page = await open(env, `?panel=${panel}`);
+      assert.equal(await page.getAttribute(`#rng-${key}`, 'max'), max, `${panel}: ${key}`);
+      const n = await draws(page);
+      await page.focus(`#rng-${key}`);
+      await page.keyboard.press('End');
+      await waitForDraws(page, n + 1);
+      await settled(page);
+      assert.equal(await page.evaluate((k) => window.rvmLab.state.lab.value(k), key), max);
+      assert.equal(await page.textContent(`#err-${key}`), '', `${panel}: ${key} = ${max} refused`);
+      await page.context().close();
+    }
+  });
+});
+
 describe('panel sequential', () => {
   test('steps add points one at a time, the URL follows, presets jump', async () => {
     const page = await open(env, '?panel=sequential&k=0');
