@@ -92,7 +92,9 @@ fn reports_arrive_as_plain_objects_of_the_documented_shape() {
     let m = params.iter().find(|p| text(p, "key") == "M").expect("M is a parameter");
     let control = property(m, "control");
     assert_eq!(text(&control, "type"), "integer");
-    assert_eq!((property(&control, "min").as_f64(), property(&control, "max").as_f64()), (Some(1.0), Some(30.0)));
+    // The slider ends where the panel's limit is (least squares takes M up to 100).
+    assert_eq!((property(&control, "min").as_f64(), property(&control, "max").as_f64()), (Some(1.0), Some(100.0)));
+    assert!(Lab::new("least-squares").unwrap().set("M", "101").is_err(), "and refuses above it");
     let bias = params.iter().find(|p| text(p, "key") == "bias").expect("bias is a parameter");
     assert_eq!(text(&property(bias, "control"), "type"), "toggle");
     let basis = params.iter().find(|p| text(p, "key") == "basis").expect("basis is a parameter");

@@ -93,6 +93,10 @@ function renderProgress(position) {
   bar.hidden = !position;
   if (!position) return;
   const [shown, total] = position;
+  // The frame's slider spans the run as far as it goes (growing while background work
+  // extends it); its setting still takes any step up to the panel's limit, as from a URL.
+  const range = state.description.frameKey && document.getElementById(`rng-${state.description.frameKey}`);
+  if (range && range.max !== String(total)) range.max = String(total);
   bar.max = Math.max(total, 1);
   bar.value = shown;
   bar.textContent = `${shown} / ${total}`;

@@ -263,6 +263,9 @@ pub struct Description {
     pub animated: bool,
     /// Whether a press on the plot or the add-point form adds data points.
     pub takes_points: bool,
+    /// The setting that records the frame shown, if it animates: the page's slider of it
+    /// spans the run as far as it goes (the report's position), not the setting's limit.
+    pub frame_key: Option<&'static str>,
     /// How it is laid out.
     pub layout: Layout,
 }
@@ -347,6 +350,7 @@ impl<P: Panel> PanelModel for Live<P> {
             params: self.settings.params(),
             animated: self.panel.player().is_some(),
             takes_points: P::data_points(&mut self.settings.clone()).is_some(),
+            frame_key: self.panel.player().and_then(|player| player.key()),
             layout: P::LAYOUT,
         }
     }

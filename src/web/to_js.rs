@@ -196,9 +196,10 @@ impl ToJs for Report {
     }
 }
 
-/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, chartText}`:
-/// `pointAxes` is undefined for a panel without data points; `chartText` is the size of tick
-/// labels in CSS pixels at scale 1.
+/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, frameKey: key |
+/// undefined, chartText}`: `pointAxes` is undefined for a panel without data points;
+/// `frameKey` names the setting of the frame shown; `chartText` is the size of tick labels
+/// in CSS pixels at scale 1.
 impl ToJs for Description {
     fn to_js(&self) -> JsValue {
         let layout = &self.layout;
@@ -209,6 +210,7 @@ impl ToJs for Description {
             ("animated", self.animated.to_js()),
             ("playSpeed", f64::from(layout.play_speed).to_js()),
             ("pointAxes", axes.to_js()),
+            ("frameKey", self.frame_key.to_js()),
             ("chartText", crate::plot::TICK_TEXT.to_js()),
         ])
     }

@@ -82,6 +82,23 @@ describe('panel fast-rvm', () => {
     await page.context().close();
   });
 
+  test('the step slider spans the run (26 steps), not the 5000 the setting allows, and grows with a longer run', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=13');
+    const slider = () => page.$eval('#rng-step', (r) => [Number(r.max), Number(r.value)]);
+    const last = () => page.evaluate(() => window.rvmLab.state.lab.report().position[1]);
+    const run = await last();
+    assert.ok(run > 10 && run < 200, `${run} steps`);
+    assert.deepEqual(await slider(), [run, 13], 'the thumb sits half-way along a run of 26');
+    // N = 2000: the run is recorded in slices; once done the slider spans all of it.
+    await page.fill('#ctl-N', '2000');
+    await page.press('#ctl-N', 'Enter');
+    await settled(page);
+    const longer = await last();
+    assert.ok(longer > run, `${longer} steps at N = 2000`);
+    assert.equal((await slider())[0], longer);
+    await page.context().close();
+  });
+
   test('a bad kernel width is refused with a message and the plot stays', async () => {
     const page = await open(env, '?panel=fast-rvm');
     const n = await draws(page);
