@@ -6,7 +6,8 @@
 use plotters::style::RGBColor;
 
 use super::background::Background;
-use super::report::{Cell, Table};
+use super::replay::Checkpointed;
+use super::report::{Cell, Message, Table};
 use super::scene::LambdaCurve;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::lambda::LambdaChart;
@@ -14,6 +15,20 @@ use crate::plot::palette;
 use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, Event, RelevanceModel};
 use crate::solver::{Solver, Status, Termination};
+
+/// What the page says of the fast run's recording: that a step failed after the first slice
+/// (the steps before it stay), or that the run ended unconverged after `max_steps`.
+pub fn run_messages<S: Solver + Clone>(run: &Checkpointed<S>, max_steps: usize) -> Vec<Message> {
+    let mut messages = vec![];
+    if let Some(error) = run.failure() {
+        let step = run.end().iterations().to_string();
+        messages.push(Message::warning("fast-run-failed", [("step", step), ("reason", error.to_string())]));
+    }
+    if run.end().status().termination().is_some_and(|t| !t.converged()) {
+        messages.push(Message::warning("not-converged", [("steps", max_steps.to_string())]));
+    }
+    messages
+}
 
 /// Rows of the event log.
 const LOG_ROWS: usize = 10;

@@ -250,6 +250,19 @@ impl<S: Solver + Clone> Checkpointed<S> {
     }
 }
 
+impl<S: Solver + Clone> Replay<Checkpointed<S>> {
+    /// Records about `units` more of a run still being recorded, then shows the frame asked
+    /// for once it exists; `false` (and nothing done) when the recording is over.
+    pub fn record_more(&mut self, units: usize) -> bool {
+        if !self.frames.is_growing() {
+            return false;
+        }
+        self.frames.extend(units.max(1));
+        self.catch_up();
+        true
+    }
+}
+
 impl<S: Solver + Clone> Frames for Checkpointed<S> {
     fn last(&self) -> usize {
         self.end.iterations()

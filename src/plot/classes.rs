@@ -10,14 +10,10 @@ use super::{Axes, LabelKey, Labels, LegendEntry, Mark, PlotArea, area_of, axes, 
 use crate::error::Result;
 use crate::grid::Surface;
 
-/// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange).
-pub const CLASS_COLOURS: [RGBColor; 5] = [
-    RGBColor(0x00, 0x72, 0xB2),
-    RGBColor(0xD5, 0x5E, 0x00),
-    RGBColor(0x00, 0x9E, 0x73),
-    RGBColor(0xCC, 0x79, 0xA7),
-    RGBColor(0xE6, 0x9F, 0x00),
-];
+/// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange: the
+/// first five of [`palette::CYCLE`]).
+pub const CLASS_COLOURS: [RGBColor; 5] =
+    [palette::CYCLE[0], palette::CYCLE[1], palette::CYCLE[2], palette::CYCLE[3], palette::CYCLE[4]];
 
 /// [`CLASS_COLOURS`] as the page's legend writes them.
 const CLASS_HEX: [&str; 5] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00"];

@@ -27,7 +27,6 @@ use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, accuracy, sigmoid};
 use crate::rvm::{Event, FastSettings, Problem, Selection};
-use crate::solver::Solver;
 
 /// Most data points: a run stays within a few frames.
 const MAX_N: usize = 400;
@@ -260,13 +259,7 @@ impl Panel for ClassificationPanel {
         if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        if let Some(error) = self.replay.frames().failure() {
-            let step = self.replay.frames().end().iterations().to_string();
-            messages.push(Message::warning("fast-run-failed", [("step", step), ("reason", error.to_string())]));
-        }
-        if self.replay.frames().end().status().termination().is_some_and(|t| !t.converged()) {
-            messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
-        }
+        messages.extend(fast_steps::run_messages(self.replay.frames(), MAX_STEPS));
         let mut legend = crate::plot::classes::legend(2);
         legend.extend([
             LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
@@ -297,11 +290,8 @@ impl Panel for ClassificationPanel {
     /// The fast run's recording, then the classic comparison (set up, then swept), for at
     /// most `budget` units (a fast step costs one per candidate, a sweep one).
     fn work(&mut self, budget: usize) -> bool {
-        let comparison_left = self.comparison.as_ref().is_some_and(|c| !c.is_done());
-        if self.replay.frames().is_growing() {
-            self.replay.frames_mut().extend(budget.max(1));
-            self.replay.catch_up();
-            return self.replay.frames().is_growing() || comparison_left;
+        if self.replay.record_more(budget) {
+            return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
         }
         match self.comparison.take() {
             Some(Comparison::Waiting(design, t)) => {

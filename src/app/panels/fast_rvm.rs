@@ -34,7 +34,6 @@ use crate::rvm::classic::ClassicSettings;
 use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
-use crate::solver::Solver;
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
 const MAX_N: usize = 2000;
@@ -417,13 +416,7 @@ impl Panel for FastRvmPanel {
         if let Some(error) = self.comparison_failure() {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        if let Some(error) = self.replay.frames().failure() {
-            let step = self.replay.frames().end().iterations().to_string();
-            messages.push(Message::warning("fast-run-failed", [("step", step), ("reason", error.to_string())]));
-        }
-        if self.replay.frames().end().status().termination().is_some_and(|t| !t.converged()) {
-            messages.push(Message::warning("not-converged", [("steps", MAX_STEPS.to_string())]));
-        }
+        messages.extend(fast_steps::run_messages(self.replay.frames(), MAX_STEPS));
         Report {
             readouts,
             tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
@@ -448,9 +441,7 @@ impl Panel for FastRvmPanel {
     /// The fast run's recording, then classic and EM in turn, for at most `budget` units in
     /// all (a fast step costs one per candidate, a sweep one).
     fn work(&mut self, budget: usize) -> bool {
-        if self.replay.frames().is_growing() {
-            self.replay.frames_mut().extend(budget.max(1));
-            self.replay.catch_up();
+        if self.replay.record_more(budget) {
             return self.replay.frames().is_growing() || self.comparisons.iter().any(|(_, c)| !c.is_done());
         }
         let mut left = budget.max(1);
