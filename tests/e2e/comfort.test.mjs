@@ -114,6 +114,26 @@ test('dark mode: a dark page, the chart a light card', async () => {
   const brightness = (css) => css.match(/\d+/g).slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
   assert.ok(brightness(body) < 60, `page background ${body}`);
   assert.ok(brightness(canvas) > 240, `chart background ${canvas}`);
+  // The legend belongs to the light card: on stage (the projector's deep purple, the ink's
+  // relevance-vector ring) every swatch has 3 : 1 against the legend's background.
+  await page.goto(`${env.url}?panel=fast-rvm&stage=1`);
+  await page.waitForSelector('body[data-ready="1"]');
+  const swatches = await page.evaluate(() => {
+    const rgb = (css) => css.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const luminance = (c) =>
+      c.map((v) => v / 255).map((v) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+    const contrast = (a, b) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    const ground = luminance(rgb(getComputedStyle(document.querySelector('#legend')).backgroundColor));
+    return [...document.querySelectorAll('#legend .swatch')].map((el) => {
+      const style = getComputedStyle(el);
+      const colour = el.classList.contains('area') ? style.backgroundColor : el.classList.contains('dashed') ? style.borderTopColor : style.borderColor;
+      return [el.parentElement.textContent, colour, contrast(luminance(rgb(colour)), ground)];
+    });
+  });
+  assert.ok(swatches.length >= 8, JSON.stringify(swatches));
+  for (const [name, colour, ratio] of swatches) {
+    if (!name.includes('σ')) assert.ok(ratio >= 3, `${name}: ${colour} at ${ratio.toFixed(2)} : 1`);
+  }
   await context.close();
 });
 
