@@ -200,8 +200,14 @@ impl DrawingBackend for PageBackend<'_> {
         }
     }
 
+    /// Not a drawing: the pending rectangles wait (plotters asks before every element, so a
+    /// flush here would draw a colour map one rectangle at a time again).
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {
-        forward!(self, b => b.ensure_prepared())
+        match &mut self.target {
+            #[cfg(target_arch = "wasm32")]
+            Target::Canvas { inner, .. } => inner.ensure_prepared().map_err(convert),
+            Target::Svg(inner) => inner.ensure_prepared().map_err(convert),
+        }
     }
 
     fn present(&mut self) -> Result<(), DrawingErrorKind<BackendError>> {

@@ -6,9 +6,10 @@
 //! (docs/ARCHITECTURE.md; `tests/layers.rs` checks it):
 //!
 //! - the ground floor: [`error`] (the typed [`Error`] and the checks that produce it),
-//!   [`grid`] (evenly spaced points, surfaces and their contours), [`solver`] (the one
-//!   contract of every iterative method: `step`, `status`, one [`solver::Termination`]),
-//!   [`linalg`] (checked Cholesky);
+//!   [`grid`] (evenly spaced points, surfaces and their contours), [`clock`] (milliseconds,
+//!   for timings and the deadlines of work in slices), [`solver`] (the one contract of every
+//!   iterative method: `step`, `status`, one [`solver::Termination`], and the
+//!   [`solver::Budget`] of a slice), [`linalg`] (checked Cholesky, also in slices);
 //! - data and bases: [`data`], [`basis`];
 //! - the mathematics, on nalgebra types, returning [`Result`]: [`linear`] (maximum
 //!   likelihood, batch/stochastic/mini-batch gradient descent, ridge and lasso), [`bayes`],
@@ -30,6 +31,7 @@
 pub mod app;
 pub mod basis;
 pub mod bayes;
+pub mod clock;
 pub mod data;
 pub mod error;
 pub mod evidence;

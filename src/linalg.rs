@@ -1,13 +1,23 @@
-//! Dense linear algebra the models share: a checked Cholesky factorisation, and the
+//! Dense linear algebra the models share: a checked Cholesky factorisation (at once, or a
+//! few columns at a time), the diagonal of the inverse from it (also in slices), and the
 //! iteration cap of the SVD and eigendecompositions.
 //!
 //! The models never form an explicit inverse. A symmetric positive-definite matrix
 //! `A = LLᵀ` is factorised once; solves, quadratic forms `xᵀA⁻¹x = ‖L⁻¹x‖²`, the log
 //! determinant and Gaussian samples with covariance `A⁻¹` all go through `L`.
+//!
+//! A page cannot spend the tens of milliseconds a factorisation of a few hundred rows takes
+//! in one task, so [`CholeskyInSlices`] and [`InverseDiagonalInSlices`] keep their progress
+//! and go on within a [`Budget`]; [`CholeskyFactor::new`] and
+//! [`CholeskyFactor::inverse_diagonal`] are the same code run to the end.
 
 use nalgebra::{Cholesky, DMatrix, DVector, Dyn};
 
 use crate::error::{Error, Result};
+use crate::solver::Budget;
+
+/// Multiply-adds per unit of [`Budget`] spent by the factorisations in slices.
+pub const MULTIPLY_ADDS_PER_UNIT: usize = 1000;
 
 /// Sweeps of the implicit-shift QR iteration the SVD may spend per singular value before
 /// it gives up with [`Error::NotConverged`]. LAPACK's `dbdsqr` allows 6, so the cap only
@@ -31,18 +41,12 @@ impl CholeskyFactor {
     /// [`Error::NotPositiveDefinite`] naming `matrix` (a formula such as
     /// `"A = αI + βΦᵀΦ"`); [`Error::NotFinite`] if `a` holds NaN or ±∞.
     pub fn new(a: DMatrix<f64>, matrix: &'static str) -> Result<Self> {
-        let n = a.nrows();
-        crate::error::ensure_all_finite(matrix, a.as_slice())?;
-        let max_diag = a.diagonal().iter().fold(0.0_f64, |m, &d| m.max(d));
-        let not_pd = Error::NotPositiveDefinite { matrix };
-        let chol = Cholesky::new(a).ok_or_else(|| not_pd.clone())?;
-        let floor = n as f64 * f64::EPSILON * max_diag;
-        // `l * l > floor` is false for NaN too, so a NaN pivot is refused as well.
-        let usable = |l: f64| l * l > floor;
-        if !chol.l_dirty().diagonal().iter().all(|&l| usable(l)) {
-            return Err(not_pd);
+        let mut slices = CholeskyInSlices::new(a, matrix)?;
+        loop {
+            if let Some(factor) = slices.step_within(&mut Budget::unlimited())? {
+                return Ok(factor);
+            }
         }
-        Ok(Self { chol })
     }
 
     /// Dimension of `A`.
@@ -84,25 +88,16 @@ impl CholeskyFactor {
         b
     }
 
-    /// The diagonal of `A⁻¹`: `(A⁻¹)ᵢᵢ = ‖L⁻¹eᵢ‖²`, since `A⁻¹ = L⁻ᵀL⁻¹`. `L⁻¹eᵢ` is zero
-    /// above row i, so each forward substitution starts at row i: n³/6 operations in all,
-    /// a third of solving for the whole of `L⁻¹`.
+    /// The diagonal of `A⁻¹`: `(A⁻¹)ᵢᵢ = ‖L⁻¹eᵢ‖²`, since `A⁻¹ = L⁻ᵀL⁻¹` (see
+    /// [`InverseDiagonalInSlices`]): n³/6 operations in all, a third of solving for the
+    /// whole of `L⁻¹`.
     pub fn inverse_diagonal(&self) -> DVector<f64> {
-        let l = self.chol.l_dirty();
-        let n = l.nrows();
-        let mut x = vec![0.0; n];
-        DVector::from_fn(n, |i, _| {
-            let mut norm_sq = 0.0;
-            for r in i..n {
-                let mut v = if r == i { 1.0 } else { 0.0 };
-                for (c, &xc) in x.iter().enumerate().take(r).skip(i) {
-                    v -= l[(r, c)] * xc;
-                }
-                x[r] = v / l[(r, r)];
-                norm_sq += x[r] * x[r];
+        let mut slices = InverseDiagonalInSlices::new(self);
+        loop {
+            if let Some(diagonal) = slices.step_within(self, &mut Budget::unlimited()) {
+                return diagonal;
             }
-            norm_sq
-        })
+        }
     }
 
     /// `ln|A| = 2 Σᵢ ln Lᵢᵢ`.
@@ -113,6 +108,194 @@ impl CholeskyFactor {
     /// The explicit inverse `A⁻¹`, for displaying a covariance (never for solving).
     pub fn inverse(&self) -> DMatrix<f64> {
         self.chol.inverse()
+    }
+}
+
+/// The Cholesky factorisation `A = LLᵀ` a column at a time (left-looking, as nalgebra's
+/// `Cholesky::new`, whose results it reproduces bit for bit): column j of L is
+///
+/// ```text
+/// L[j.., j] = (A[j.., j] − Σ_{k<j} L[j, k]·L[j.., k]) / L[j, j],   L[j, j] = √(that at row j)
+/// ```
+///
+/// with j(n − j) multiply-adds, each column made of contiguous axpys. Between columns the
+/// work stops when its [`Budget`] is spent and goes on at the next call.
+#[derive(Debug, Clone)]
+pub struct CholeskyInSlices {
+    /// A, its columns before `next` overwritten by those of L (lower triangle).
+    a: DMatrix<f64>,
+    /// The next column to factorise.
+    next: usize,
+    /// A pivot `Lⱼⱼ²` at or below this is refused: `n·ε·maxⱼ Aⱼⱼ`.
+    floor: f64,
+    matrix: &'static str,
+}
+
+impl CholeskyInSlices {
+    /// Starts factorising `a`, whose lower triangle is read (symmetric positive definite).
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] naming `matrix` if `a` holds NaN or ±∞.
+    pub fn new(a: DMatrix<f64>, matrix: &'static str) -> Result<Self> {
+        crate::error::ensure_all_finite(matrix, a.as_slice())?;
+        let max_diag = a.diagonal().iter().fold(0.0_f64, |m, &d| m.max(d));
+        let floor = a.nrows() as f64 * f64::EPSILON * max_diag;
+        Ok(Self { a, next: 0, floor, matrix })
+    }
+
+    /// Columns done and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.a.ncols())
+    }
+
+    /// Factorises columns within `budget` (at least one); the factor once the last is done.
+    ///
+    /// # Errors
+    /// [`Error::NotPositiveDefinite`] naming the matrix when a pivot `Lⱼⱼ²` is not above
+    /// `n·ε·maxⱼ Aⱼⱼ` (every digit of a solve would be rounding noise: singular for all
+    /// practical purposes; NaN is refused too).
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<CholeskyFactor>> {
+        let n = self.a.nrows();
+        let mut first = true;
+        while self.next < n && (first || budget.allows()) {
+            first = false;
+            let j = self.next;
+            self.factorise_column(j)?;
+            budget.spend((j * (n - j)) / MULTIPLY_ADDS_PER_UNIT + 1);
+            self.next += 1;
+        }
+        if self.next < n {
+            return Ok(None);
+        }
+        let a = std::mem::replace(&mut self.a, DMatrix::zeros(0, 0));
+        Ok(Some(CholeskyFactor { chol: Cholesky::pack_dirty(a) }))
+    }
+
+    /// Column j of L from column j of A and the columns of L before it.
+    fn factorise_column(&mut self, j: usize) -> Result<()> {
+        let n = self.a.nrows();
+        let (done, rest) = self.a.as_mut_slice().split_at_mut(j * n);
+        let column = &mut rest[j..n];
+        let lower = |k: usize| &done[k * n + j..(k + 1) * n];
+        subtract_combination(column, j, |k| lower(k)[0], lower);
+        let pivot = column[0];
+        // `pivot > floor` is false for NaN too.
+        if pivot.partial_cmp(&self.floor) != Some(std::cmp::Ordering::Greater) {
+            return Err(Error::NotPositiveDefinite { matrix: self.matrix });
+        }
+        let root = pivot.sqrt();
+        column[0] = root;
+        for c in &mut column[1..] {
+            *c /= root;
+        }
+        Ok(())
+    }
+}
+
+/// The diagonal of `A⁻¹` from `A = LLᵀ`, a few entries at a time: `(A⁻¹)ᵢᵢ = ‖L⁻¹eᵢ‖²`,
+/// since `A⁻¹ = L⁻ᵀL⁻¹`. `x = L⁻¹eᵢ` is zero above row i, so its forward substitution
+/// starts there and runs down the columns of L (contiguous):
+///
+/// ```text
+/// x = eᵢ;  for c = i … n−1:  x_c ← x_c / L_cc,  x[c+1..] ← x[c+1..] − x_c·L[c+1.., c]
+/// ```
+///
+/// (n − i)²/2 multiply-adds for entry i.
+#[derive(Debug, Clone)]
+pub struct InverseDiagonalInSlices {
+    diagonal: Vec<f64>,
+    /// Scratch for x.
+    x: Vec<f64>,
+}
+
+impl InverseDiagonalInSlices {
+    /// Starts on the diagonal of the inverse of the matrix `factor` factorises.
+    pub fn new(factor: &CholeskyFactor) -> Self {
+        Self { diagonal: Vec::with_capacity(factor.dim()), x: vec![0.0; factor.dim()] }
+    }
+
+    /// Entries done and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.diagonal.len(), self.x.len())
+    }
+
+    /// Computes entries within `budget` (at least one) from `factor` (the same as at
+    /// [`InverseDiagonalInSlices::new`]); the diagonal once the last is done.
+    pub fn step_within(&mut self, factor: &CholeskyFactor, budget: &mut Budget) -> Option<DVector<f64>> {
+        let l = factor.chol.l_dirty();
+        let n = l.nrows();
+        let data = l.as_slice();
+        let mut first = true;
+        while self.diagonal.len() < n && (first || budget.allows()) {
+            first = false;
+            let i = self.diagonal.len();
+            let x = &mut self.x[i..];
+            x.fill(0.0);
+            x[0] = 1.0;
+            forward_substitution(data, n, i, x);
+            self.diagonal.push(x.iter().map(|v| v * v).sum());
+            budget.spend((n - i) * (n - i) / (2 * MULTIPLY_ADDS_PER_UNIT) + 1);
+        }
+        (self.diagonal.len() == n).then(|| DVector::from_vec(std::mem::take(&mut self.diagonal)))
+    }
+}
+
+/// y ← y − Σᵢ aᵢxᵢ over i = 0 … count − 1 in order, aᵢ = `coefficient(i)` and xᵢ =
+/// `column(i)` (each at least as long as y). Four terms at a time: each entry of y takes
+/// the same subtractions in the same order as one term at a time (so the same bits), but is
+/// loaded and stored once per four, which is what bounds these loops in the browser.
+pub fn subtract_combination<'a>(
+    y: &mut [f64],
+    count: usize,
+    coefficient: impl Fn(usize) -> f64,
+    column: impl Fn(usize) -> &'a [f64],
+) {
+    let len = y.len();
+    let mut i = 0;
+    while i + 4 <= count {
+        let [x0, x1, x2, x3] = [0, 1, 2, 3].map(|d| &column(i + d)[..len]);
+        let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|d| coefficient(i + d));
+        for (r, v) in y.iter_mut().enumerate() {
+            *v = *v - a0 * x0[r] - a1 * x1[r] - a2 * x2[r] - a3 * x3[r];
+        }
+        i += 4;
+    }
+    for i in i..count {
+        let (a, x) = (coefficient(i), &column(i)[..len]);
+        for (v, &xr) in y.iter_mut().zip(x) {
+            *v -= a * xr;
+        }
+    }
+}
+
+/// x ← L⁻¹x for the lower triangle of the column-major n × n `l` and an x that is zero
+/// above row `first` (`x` holds rows `first`…n − 1), column by column:
+/// x_c ← x_c / L_cc, then x[c+1..] −= x_c·L[c+1.., c]. Four columns at a time below their
+/// own rows: each entry takes the same subtractions in the same order as one column at a
+/// time (so the same bits), loaded and stored once.
+fn forward_substitution(l: &[f64], n: usize, first: usize, x: &mut [f64]) {
+    let column = |c: usize| &l[c * n + c..(c + 1) * n];
+    let mut c = first;
+    while c + 4 <= n {
+        for d in c..c + 4 {
+            let below = column(d);
+            let xd = x[d - first] / below[0];
+            x[d - first] = xd;
+            for (v, &l) in x[d - first + 1..c + 4 - first].iter_mut().zip(&below[1..]) {
+                *v -= l * xd;
+            }
+        }
+        let solved: [f64; 4] = std::array::from_fn(|d| x[c + d - first]);
+        subtract_combination(&mut x[c + 4 - first..], 4, |d| solved[d], |d| &column(c + d)[4 - d..]);
+        c += 4;
+    }
+    for c in c..n {
+        let below = column(c);
+        let xc = x[c - first] / below[0];
+        x[c - first] = xc;
+        for (v, &l) in x[c - first + 1..].iter_mut().zip(&below[1..]) {
+            *v -= l * xc;
+        }
     }
 }
 
@@ -161,5 +344,62 @@ mod tests {
         }
         let nan = DMatrix::from_row_slice(1, 1, &[f64::NAN]);
         assert_eq!(CholeskyFactor::new(nan, "A").unwrap_err().code(), "not-finite");
+    }
+
+    /// A 40 × 40 symmetric positive-definite matrix with entries of both signs: BᵀB + I for
+    /// a fixed B of values in (−1, 1).
+    fn larger_spd() -> DMatrix<f64> {
+        let b = DMatrix::from_fn(40, 40, |i, j| (((i * 37 + j * 11) % 23) as f64 / 11.5) - 1.0);
+        b.transpose() * &b + DMatrix::identity(40, 40)
+    }
+
+    #[test]
+    fn the_factorisation_in_slices_is_nalgebras_bit_for_bit() {
+        let a = larger_spd();
+        let want = Cholesky::new(a.clone()).unwrap().unpack();
+        let mut slices = CholeskyInSlices::new(a.clone(), "A").unwrap();
+        let mut calls = 0;
+        let factor = loop {
+            calls += 1;
+            if let Some(factor) = slices.step_within(&mut Budget::units(1)).unwrap() {
+                break factor;
+            }
+            assert_eq!(slices.progress(), (calls, 40), "one column per call with one unit");
+        };
+        assert_eq!(calls, 40);
+        assert_eq!(factor.chol.clone().unpack(), want, "the same bits");
+        assert_eq!(CholeskyFactor::new(a, "A").unwrap().chol.unpack(), want);
+    }
+
+    #[test]
+    fn the_inverse_diagonal_in_slices_is_the_whole_one() {
+        let a = larger_spd();
+        let factor = CholeskyFactor::new(a.clone(), "A").unwrap();
+        let want = a.try_inverse().unwrap().diagonal();
+        let whole = factor.inverse_diagonal();
+        assert!((&whole - &want).norm() <= 1e-12 * want.norm());
+        let mut slices = InverseDiagonalInSlices::new(&factor);
+        let mut calls = 0;
+        let sliced = loop {
+            calls += 1;
+            if let Some(diagonal) = slices.step_within(&factor, &mut Budget::units(1)) {
+                break diagonal;
+            }
+        };
+        assert_eq!((calls, sliced), (40, whole));
+    }
+
+    #[test]
+    fn a_singular_matrix_is_refused_in_slices_at_its_pivot() {
+        let mut a = larger_spd();
+        // Row and column 30 a copy of row and column 29: the pivot of column 30 vanishes.
+        let (c29, d) = (a.column(29).clone_owned(), a[(29, 29)]);
+        a.set_column(30, &c29);
+        a.set_row(30, &c29.transpose());
+        a[(30, 30)] = d;
+        let mut slices = CholeskyInSlices::new(a, "A").unwrap();
+        let mut budget = Budget::units(usize::MAX);
+        assert_eq!(slices.step_within(&mut budget).unwrap_err().code(), "not-positive-definite");
+        assert_eq!(slices.progress(), (30, 40), "stopped at column 30");
     }
 }

@@ -7,11 +7,64 @@
 //! says whether it can go on or why it ended, in the one vocabulary of [`Termination`].
 //! [`Solver::run`] is the loop over `step` (as argmin's executor is). What a page needs on
 //! top — keeping every step to show any of them, stepping back, running in slices — is
-//! the app's generic replay, built on this trait alone.
+//! the app's generic replay, built on this trait alone. A slice is measured by a
+//! [`Budget`]; a method whose single step is too long for one frame (the multiclass sweep)
+//! cuts it into pieces with [`Solver::step_within`].
 
 use serde::Serialize;
 
+use crate::clock::now_ms;
 use crate::error::{Degeneracy, Error, Result};
+
+/// How much work one call may do: at most `units` of [`Solver::cost`] (or of a method's own
+/// pieces), and nothing new once the clock passes a deadline. It is checked between
+/// indivisible pieces, so a piece begun in time is finished: a slice overshoots its deadline
+/// by at most one piece, which is why long steps are cut into pieces.
+///
+/// A page gives each slice a few milliseconds ([`Budget::millis`]); tests and the first
+/// slice of a change count units ([`Budget::units`]), so that what they do does not depend
+/// on the machine's speed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Budget {
+    units: usize,
+    /// Milliseconds on [`now_ms`]'s clock; +∞ for none.
+    deadline_ms: f64,
+}
+
+impl Budget {
+    /// At most `units` units, whatever the time.
+    pub fn units(units: usize) -> Self {
+        Self { units, deadline_ms: f64::INFINITY }
+    }
+
+    /// Until `ms` milliseconds from now, whatever the units.
+    pub fn millis(ms: f64) -> Self {
+        Self { units: usize::MAX, deadline_ms: now_ms() + ms }
+    }
+
+    /// No limit: the work is done to its end.
+    pub fn unlimited() -> Self {
+        Self::units(usize::MAX)
+    }
+
+    /// Whether another piece of work may begin: units are left and the deadline has not
+    /// passed (a clock that reads NaN never ends a budget).
+    pub fn allows(&self) -> bool {
+        if self.units == 0 {
+            return false;
+        }
+        if self.deadline_ms == f64::INFINITY {
+            return true;
+        }
+        let now = now_ms();
+        now.is_nan() || now < self.deadline_ms
+    }
+
+    /// Counts `units` as done.
+    pub fn spend(&mut self, units: usize) {
+        self.units = self.units.saturating_sub(units);
+    }
+}
 
 /// Why a run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -139,6 +192,19 @@ pub trait Solver {
         1
     }
 
+    /// Works on the next step within `budget`: its event once the step is complete, `None`
+    /// while it is still under way (its pieces kept in the state, which the step's event
+    /// and [`Solver::iterations`] do not count until it is complete). By default the whole
+    /// step at once, at the price of its [`Solver::cost`]; a method whose steps are too long
+    /// for one slice of a frame does them in pieces.
+    ///
+    /// # Errors
+    /// As [`Solver::step`].
+    fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Self::Event>> {
+        budget.spend(self.cost());
+        self.step().map(Some)
+    }
+
     /// Steps until the run ends, and says why.
     ///
     /// # Errors
@@ -209,5 +275,22 @@ mod tests {
         assert_eq!(refused.run(), Ok(Termination::Diverged { iteration: 3 }));
         assert_eq!(refused.iterations(), 2);
         assert!(!refused.status().is_running() && !refused.status().termination().is_some_and(Termination::converged));
+    }
+
+    #[test]
+    fn a_budget_counts_units_and_ends_at_its_deadline() {
+        let mut budget = Budget::units(3);
+        assert!(budget.allows());
+        budget.spend(2);
+        assert!(budget.allows());
+        budget.spend(5);
+        assert!(!budget.allows(), "units spent");
+        assert!(!Budget::millis(-1.0).allows(), "a deadline in the past");
+        assert!(Budget::millis(60_000.0).allows());
+        let mut counter = Counter { at: 0, to: 5, bad: None, failed: None };
+        let mut budget = Budget::units(2);
+        assert_eq!(counter.step_within(&mut budget), Ok(Some(1)), "by default a whole step");
+        assert_eq!(counter.step_within(&mut budget), Ok(Some(2)));
+        assert!(!budget.allows());
     }
 }

@@ -15,7 +15,7 @@ use rvm_lab::app::panels::fast_rvm::FastRvmPanel;
 use rvm_lab::basis::kernel_column;
 use rvm_lab::data::Sinusoid;
 use rvm_lab::plot::{Labels, PlotArea, palette};
-use rvm_lab::solver::Solver;
+use rvm_lab::solver::{Budget, Solver};
 
 fn render(panel: &Live<FastRvmPanel>, size: (u32, u32)) -> (String, PlotArea) {
     let mut svg = String::new();
@@ -41,7 +41,7 @@ fn relevance_vectors_mean_and_step_label_are_where_the_run_says() {
             panel.set("step", &step.to_string()).unwrap();
             let (svg, area) = render(&panel, size);
             let els = elements(&svg);
-            let run = panel.panel().current();
+            let run = panel.panel().current().expect("the run is prepared");
             assert_eq!(run.iterations(), step);
             let data = Sinusoid { n: 50, noise: 0.2, seed: 1 }.generate().unwrap();
 
@@ -103,7 +103,7 @@ fn a_highlighted_basis_is_ringed_named_and_its_lambda_shown_without_a_rerun() {
     let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
     panel.set("step", "12").unwrap();
     // The background comparison's progress survives: the run is not computed again.
-    panel.work(40);
+    panel.work(Budget::units(40));
     let progress = panel.report().work;
     assert!(progress.is_some_and(|(done, _)| done > 0));
     panel.set("highlight", "17").unwrap();

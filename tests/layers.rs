@@ -16,16 +16,17 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("error", &[]),
     ("grid", &[]),
     ("palette", &[]),
-    ("solver", &["error"]),
-    ("linalg", &["error"]),
+    ("clock", &[]),
+    ("solver", &["error", "clock"]),
+    ("linalg", &["error", "clock", "solver"]),
     // Data and bases.
     ("data", &["error", "grid"]),
-    ("basis", &["error", "grid"]),
+    ("basis", &["error", "grid", "clock", "solver", "linalg"]),
     // The mathematics.
     ("linear", &["error", "grid", "solver", "linalg", "basis"]),
     ("bayes", &["error", "grid", "linalg", "basis"]),
     ("evidence", &["error", "grid", "solver", "linalg", "basis", "bayes", "linear"]),
-    ("rvm", &["error", "grid", "solver", "linalg", "basis"]),
+    ("rvm", &["error", "grid", "clock", "solver", "linalg", "basis"]),
     // The problems the benchmarks time.
     ("problems", &["error", "data", "basis", "evidence", "rvm"]),
     // Charts draw numbers: they know nothing of solvers.
@@ -35,12 +36,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "app",
         &[
-            "error", "grid", "palette", "solver", "linalg", "data", "basis", "linear", "bayes", "evidence", "rvm",
-            "plot", "backend",
+            "error", "grid", "palette", "clock", "solver", "linalg", "data", "basis", "linear", "bayes", "evidence",
+            "rvm", "plot", "backend",
         ],
     ),
     // The wasm layer forwards to the panels and to the benchmarks' problems.
-    ("web", &["error", "palette", "solver", "evidence", "rvm", "problems", "plot", "backend", "app"]),
+    ("web", &["error", "palette", "clock", "solver", "evidence", "rvm", "problems", "plot", "backend", "app"]),
 ];
 
 /// The `.rs` files of module `name`: `src/name.rs` and everything under `src/name/`.

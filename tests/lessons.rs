@@ -41,7 +41,7 @@ fn the_fast_rvm_lessons_candidate_is_out_then_worth_adding() {
 
     // "Here q₁₇² < s₁₇ (θ₁₇ < 0) … φ₁₇ stays out."
     let (panel, m) = fast_rvm_at(find("One candidate up close: φ₁₇ stays out"));
-    let run = panel.panel().current();
+    let run = panel.panel().current().expect("the run is prepared");
     assert_eq!((run.iterations(), m), (1, 17));
     assert!(!run.active().contains(&m));
     let (s, q) = run.sparsity_quality(m);
@@ -49,7 +49,7 @@ fn the_fast_rvm_lessons_candidate_is_out_then_worth_adding() {
 
     // "… θ₁₇ = q₁₇² − s₁₇ is now positive … α₁₇* = s₁₇²/θ₁₇ (about 23)."
     let (panel, m) = fast_rvm_at(find("The same candidate one step later"));
-    let run = panel.panel().current();
+    let run = panel.panel().current().expect("the run is prepared");
     assert_eq!(run.iterations(), 2);
     let (s, q) = run.sparsity_quality(m);
     let theta = q * q - s;

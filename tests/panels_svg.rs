@@ -48,6 +48,7 @@ use rvm_lab::basis::Family;
 use rvm_lab::data::{Dataset, Sinusoid};
 use rvm_lab::palette::Look;
 use rvm_lab::plot::{Labels, PlotArea, palette};
+use rvm_lab::solver::Budget;
 
 const WIDE: (u32, u32) = (1100, 600);
 const NARROW: (u32, u32) = (360, 900);
@@ -941,7 +942,7 @@ fn gradient_descent_with_three_weights_draws_no_weight_plane() {
 #[test]
 fn regularisation_draws_the_fits_and_both_coefficient_paths() {
     let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
-    while panel.work(1_000_000) {}
+    while panel.work(Budget::unlimited()) {}
     let s = panel.settings();
     let spec = &s.basis.spec;
     assert_eq!((spec.family, spec.bias), (Family::Gaussian, true), "Gaussian bumps and a bias by default");
@@ -1036,7 +1037,7 @@ fn every_panel_returns_its_interactive_area_and_draws_no_nan() {
     // Charts per panel, as each panel's module documentation lists them.
     for (name, count) in [("basis", 1), ("least-squares", 2), ("gradient-descent", 5), ("regularisation", 3)] {
         let mut panel = open_panel(name).unwrap();
-        while panel.work(1_000_000) {}
+        while panel.work(Budget::unlimited()) {}
         for size in SIZES {
             let (svg, area) = render(panel.as_ref(), size);
             let els = elements(&svg);

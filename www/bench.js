@@ -67,7 +67,7 @@ async function main() {
   }
   const classifier = new Lab('classification');
   // The run is recorded in slices: finish it, then show its last step.
-  while (classifier.work(1 << 24));
+  while (classifier.work(Infinity));
   classifier.set('step', '3000');
   results['classification panel redraw (200x200 map), N=200, last step'] = time(() => classifier.draw(canvas, 1));
   classifier.free();

@@ -8,6 +8,7 @@ import { syncControls } from './controls.js';
 import { errorMessage } from './i18n.js';
 import { LessonError, lessonIndex, loadLesson, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
+import { startWork } from './player.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
 import { schedule, show } from './view.js';
@@ -73,6 +74,7 @@ function applyAction({ points, steps, highlight }, index) {
   }
   syncControls();
   show();
+  startWork();
 }
 
 /** Leaves the lesson; the panel stays as the lesson left it. */

@@ -79,33 +79,58 @@ function step(move) {
 }
 
 /**
- * Some panels finish a change in slices (long iterative solvers): one slice per frame, its
- * size adapted so that a slice takes about WORK_MS, with a progress bar meanwhile.
+ * Some panels finish a change in slices (long iterative solvers, a run recorded step by
+ * step, a large design): slices of about SLICE_MS each, as separate tasks between frames (so
+ * an input never waits longer than a slice), with a progress bar meanwhile. The chart follows
+ * the growing work at most every REDRAW_MS, and once more when it is done; a slice after a
+ * redraw waits for that frame, so the change is on screen before the work goes on.
  */
-const WORK_MS = 8;
+const SLICE_MS = 10;
+const REDRAW_MS = 100;
+
+/** Runs `task` as a new task after the ones queued now (sooner than setTimeout's 4 ms). */
+const nextTask = (() => {
+  const channel = new MessageChannel();
+  const queue = [];
+  channel.port1.onmessage = () => queue.shift()?.();
+  return (task) => {
+    queue.push(task);
+    channel.port2.postMessage(null);
+  };
+})();
+
+/** Runs `task` as a task after the next frame (the chart drawn by then). */
+const afterFrame = (task) => requestAnimationFrame(() => nextTask(task));
 
 export function startWork() {
   if (state.working || state.dead) return;
+  // The report just shown says whether work is left (done < total).
+  const progress = state.report?.work;
+  if (!progress || progress[0] >= progress[1]) return;
   state.working = true;
-  const tick = () => {
+  let drawn = performance.now();
+  const slice = () => {
     if (state.dead) return;
-    const begin = performance.now();
     let more = false;
     try {
-      more = call(() => state.lab.work(state.workBudget));
+      more = call(() => state.lab.work(SLICE_MS));
     } catch {
       more = false;
     }
-    const spent = performance.now() - begin;
-    if (spent < WORK_MS / 2) state.workBudget = Math.min(state.workBudget * 2, 1 << 24);
-    else if (spent > WORK_MS * 2) state.workBudget = Math.max(Math.floor(state.workBudget / 2), 16);
     renderWork(more);
-    schedule();
-    if (more) requestAnimationFrame(tick);
-    else state.working = false;
+    const now = performance.now();
+    const redraw = !more || now - drawn >= REDRAW_MS;
+    if (redraw) {
+      drawn = now;
+      schedule();
+    }
+    if (!more) state.working = false;
+    else if (redraw) afterFrame(slice);
+    else nextTask(slice);
   };
   renderWork(true);
-  requestAnimationFrame(tick);
+  // The change itself is drawn first.
+  afterFrame(slice);
 }
 
 function renderWork(more) {

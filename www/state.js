@@ -22,7 +22,6 @@ export const state = {
   /** Slider values waiting for the next frame: key → text. */
   pending: new Map(),
   working: false,
-  workBudget: 256,
   /** The lesson being presented, `{id, data, index}`, or null. */
   lesson: null,
   /** Large type for a projector. */

@@ -56,6 +56,7 @@ function render() {
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
   if (!state.reportsShown) renderReports();
   state.reportsShown = false;
+  markScrollingTables();
 }
 
 /** Legend, readouts, tables, messages and progress: everything beside the chart that
@@ -137,7 +138,21 @@ function renderTables(tables) {
     }
     box.append(table);
   }
-  // A table wider than the column scrolls sideways; the keyboard can reach it too.
+  tablesLaidOut = false;
+}
+
+/** Whether the tables' width was measured since they were last built. */
+let tablesLaidOut = true;
+
+/**
+ * A table wider than the column scrolls sideways; the keyboard can reach it too. Measured in
+ * the frame (its layout is due then anyway), not right after the tables are built, which
+ * would force a layout of the whole page in the middle of an input.
+ */
+function markScrollingTables() {
+  if (tablesLaidOut) return;
+  tablesLaidOut = true;
+  const box = $('#tables');
   if (box.scrollWidth > box.clientWidth) box.tabIndex = 0;
   else box.removeAttribute('tabindex');
 }

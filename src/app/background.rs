@@ -3,12 +3,9 @@
 //! multiclass sweeps. It keeps the time the run took and the error that stopped it, so a
 //! failure of background work is a message, never a lost panel.
 
-use super::clock::now_ms;
+use crate::clock::now_ms;
 use crate::error::Error;
-use crate::solver::Solver;
-
-/// A slice of background work never runs longer than this, whatever its budget says.
-const SLICE_MS: f64 = 12.0;
+use crate::solver::{Budget, Solver};
 
 /// A solver stepped in slices, with its time and its failure.
 #[derive(Debug, Clone)]
@@ -51,24 +48,21 @@ impl<S: Solver> Background<S> {
         self.failure.is_some() || !self.run.status().is_running() || self.run.iterations() >= self.budget
     }
 
-    /// Steps for up to `units` of [`Solver::cost`] (at least one step, at most about
-    /// [`SLICE_MS`]), calling `after_step` after each successful step; returns the units
-    /// spent. An error ends the run and is kept.
-    pub fn work(&mut self, units: usize, mut after_step: impl FnMut(&S)) -> usize {
+    /// Advances the run within `budget` (at least one piece of work: a step, or part of a
+    /// step that [`Solver::step_within`] cuts), calling `after_step` after each completed step.
+    /// An error ends the run and is kept.
+    pub fn work(&mut self, budget: &mut Budget, mut after_step: impl FnMut(&S)) {
         let start = now_ms();
-        let mut spent = 0;
-        while !self.is_done() && (spent == 0 || spent < units) {
-            spent += self.run.cost();
-            match self.run.step() {
-                Ok(_) => after_step(&self.run),
+        let mut first = true;
+        while !self.is_done() && (first || budget.allows()) {
+            first = false;
+            match self.run.step_within(budget) {
+                Ok(Some(_)) => after_step(&self.run),
+                Ok(None) => {}
                 Err(error) => self.failure = Some(error),
-            }
-            if now_ms() - start > SLICE_MS {
-                break;
             }
         }
         self.elapsed_ms += now_ms() - start;
-        spent
     }
 
     /// Steps done so far, counting a finished run as its whole budget, and the budget: for

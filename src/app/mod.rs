@@ -16,7 +16,6 @@
 //! The wasm layer only forwards calls to a [`PanelModel`].
 
 pub mod background;
-pub mod clock;
 pub mod fast_steps;
 pub mod labelled;
 pub mod lesson;
@@ -50,7 +49,7 @@ mod tests {
                 // A permalink opens at its step even when the step comes before the data.
                 let pairs = [("step", "3"), ("seed", "2")].map(|(k, v)| (k.to_owned(), v.to_owned()));
                 assert!(copy.apply_query(&pairs).is_empty(), "{name}");
-                while copy.work(usize::MAX) {}
+                while copy.work(crate::solver::Budget::unlimited()) {}
                 assert_eq!(copy.report().position.map(|p| p.0), Some(3), "{name}");
             }
         }
@@ -87,11 +86,11 @@ mod tests {
     fn moving_the_step_keeps_the_work_done() {
         for name in ["fast-rvm", "classification", "multiclass"] {
             let mut panel = open_panel(name).unwrap();
-            while panel.work(usize::MAX) {}
+            while panel.work(crate::solver::Budget::unlimited()) {}
             let done = panel.report().work;
             panel.set("step", "3").unwrap();
             assert_eq!(panel.report().position.map(|p| p.0), Some(3), "{name}");
-            assert!(!panel.work(usize::MAX), "{name}: nothing to redo");
+            assert!(!panel.work(crate::solver::Budget::unlimited()), "{name}: nothing to redo");
             assert_eq!(panel.report().work, done, "{name}");
             panel.set("seed", "5").unwrap();
             assert_eq!(panel.report().position.map(|p| p.0), Some(0), "{name}: new data start again");

@@ -19,6 +19,7 @@ use super::settings::{PointSink, Settings};
 use crate::backend::PageBackend;
 use crate::error::{Error, Result};
 use crate::plot::{Labels, PlotArea};
+use crate::solver::Budget;
 
 /// What a press on the plot grabbed, for dragging (e.g. which centre).
 pub type Grab = usize;
@@ -111,9 +112,9 @@ pub trait Panel: Sized + 'static {
         None
     }
 
-    /// Continues work left over from [`Panel::compute`] (iterative solvers run in slices,
-    /// one per frame), for at most `budget` units; `true` while more remains.
-    fn work(&mut self, _budget: usize) -> bool {
+    /// Continues work left over from [`Panel::compute`] (iterative solvers run in slices
+    /// between frames) within `budget`; `true` while more remains.
+    fn work(&mut self, _budget: &mut Budget) -> bool {
         false
     }
 
@@ -325,9 +326,9 @@ pub trait PanelModel {
     fn step_back(&mut self) -> bool;
     /// Back to the first frame.
     fn rewind(&mut self);
-    /// Continues the work left over from the last change, at most `budget` units; `true`
-    /// while more remains.
-    fn work(&mut self, budget: usize) -> bool;
+    /// Continues the work left over from the last change within `budget`; `true` while
+    /// more remains.
+    fn work(&mut self, budget: Budget) -> bool;
     /// Everything shown beside the chart, and where the animation and the work stand.
     fn report(&self) -> Report;
     /// The state as URL query pairs; [`PanelModel::apply_query`] of them reproduces it.
@@ -415,9 +416,9 @@ impl<P: Panel> PanelModel for Live<P> {
         });
     }
 
-    fn work(&mut self, budget: usize) -> bool {
+    fn work(&mut self, mut budget: Budget) -> bool {
         // The frame setting stays the one asked for while the work catches up with it.
-        self.panel.work(budget)
+        self.panel.work(&mut budget)
     }
 
     fn report(&self) -> Report {

@@ -15,9 +15,54 @@
 //! [`Frames`] themselves.
 
 use super::background::Background;
-use super::clock::now_ms;
+use crate::clock::now_ms;
 use crate::error::{Error, Result};
-use crate::solver::Solver;
+use crate::solver::{Budget, Solver};
+
+/// The player of a run whose first frame is still being computed: nothing to show yet, and
+/// the frame asked for (Play, a URL's step) kept for when the frames come.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Waiting {
+    /// The frame asked for.
+    pub frame: usize,
+    key: Option<&'static str>,
+}
+
+impl Waiting {
+    /// Waiting to show `frame`, recorded in the setting `key`.
+    pub fn new(key: Option<&'static str>, frame: usize) -> Self {
+        Self { frame, key }
+    }
+}
+
+impl Player for Waiting {
+    /// Asks for the frame `steps` further; `true`: frames are coming.
+    fn step(&mut self, steps: usize) -> bool {
+        self.frame = self.frame.saturating_add(steps);
+        true
+    }
+
+    fn step_back(&mut self) -> bool {
+        self.frame = self.frame.saturating_sub(1);
+        false
+    }
+
+    fn rewind(&mut self) {
+        self.frame = 0;
+    }
+
+    fn show(&mut self, frame: usize) {
+        self.frame = frame;
+    }
+
+    fn position(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    fn key(&self) -> Option<&'static str> {
+        self.key
+    }
+}
 
 /// A copy of a [`Checkpointed`] run is kept every this many steps.
 pub const CHECKPOINT: usize = 16;
@@ -163,41 +208,43 @@ impl<S: Solver + Clone> Checkpointed<S> {
     /// # Errors
     /// The first error of a step.
     pub fn record(run: S) -> Result<Self> {
-        Self::start(run, usize::MAX)
+        Self::start(run, &mut Budget::unlimited())
     }
 
-    /// Records the first steps of `run`, about `units` of [`Solver::cost`] (at least one
-    /// step); [`Checkpointed::extend`] records the rest.
+    /// Records the first steps of `run` within `budget` (at least one step; units, for a
+    /// first slice that does not depend on the machine's speed); [`Checkpointed::extend`]
+    /// records the rest.
     ///
     /// # Errors
     /// The first error of a step in that slice.
-    pub fn start(run: S, units: usize) -> Result<Self> {
+    pub fn start(run: S, budget: &mut Budget) -> Result<Self> {
         let mut this =
             Self { checkpoints: vec![run.clone()], current: run.clone(), end: run, elapsed_ms: 0.0, failure: None };
-        this.record_slice(units)?;
+        this.record_slice(budget)?;
         Ok(this)
     }
 
-    /// Records about `units` more of [`Solver::cost`] (at least one step); an error stops
-    /// the recording and is kept ([`Checkpointed::failure`]). `true` while more remains.
-    pub fn extend(&mut self, units: usize) -> bool {
+    /// Records more within `budget` (at least one step); an error stops the recording and
+    /// is kept ([`Checkpointed::failure`]). `true` while more remains.
+    pub fn extend(&mut self, budget: &mut Budget) -> bool {
         if self.is_growing()
-            && let Err(error) = self.record_slice(units)
+            && let Err(error) = self.record_slice(budget)
         {
             self.failure = Some(error);
         }
         self.is_growing()
     }
 
-    /// Steps the recorded run for about `units`, keeping checkpoints.
-    fn record_slice(&mut self, units: usize) -> Result<()> {
+    /// Steps the recorded run within `budget` (at least one step), keeping checkpoints.
+    fn record_slice(&mut self, budget: &mut Budget) -> Result<()> {
         let start = now_ms();
-        let mut spent = 0;
+        let mut first = true;
         let result = loop {
-            if !self.end.status().is_running() || (spent > 0 && spent >= units) {
+            if !self.end.status().is_running() || !(first || budget.allows()) {
                 break Ok(());
             }
-            spent = spent.saturating_add(self.end.cost());
+            first = false;
+            budget.spend(self.end.cost());
             if let Err(error) = self.end.step() {
                 break Err(error);
             }
@@ -251,13 +298,13 @@ impl<S: Solver + Clone> Checkpointed<S> {
 }
 
 impl<S: Solver + Clone> Replay<Checkpointed<S>> {
-    /// Records about `units` more of a run still being recorded, then shows the frame asked
-    /// for once it exists; `false` (and nothing done) when the recording is over.
-    pub fn record_more(&mut self, units: usize) -> bool {
+    /// Records more of a run still being recorded within `budget`, then shows the frame
+    /// asked for once it exists; `false` (and nothing done) when the recording is over.
+    pub fn record_more(&mut self, budget: &mut Budget) -> bool {
         if !self.frames.is_growing() {
             return false;
         }
-        self.frames.extend(units.max(1));
+        self.frames.extend(budget);
         self.catch_up();
         true
     }
@@ -309,9 +356,9 @@ impl<S: Solver, R> Recorded<S, R> {
         &self.run
     }
 
-    /// Steps for about `budget` units of [`Solver::cost`], recording each; `true` while
-    /// the run goes on.
-    pub fn extend(&mut self, budget: usize) -> bool {
+    /// Advances the run within `budget`, recording each completed step; `true` while the
+    /// run goes on.
+    pub fn extend(&mut self, budget: &mut Budget) -> bool {
         let (records, record) = (&mut self.records, self.record);
         self.run.work(budget, |run| records.push(record(run)));
         !self.run.is_done()
@@ -330,6 +377,19 @@ impl<S: Solver, R> Frames for Recorded<S, R> {
 
     fn growing(&self) -> bool {
         !self.run.is_done()
+    }
+}
+
+/// Runs made side by side in the background, each keeping its own path: frame k shows
+/// every run at iteration k (a run that ended earlier at its end); more frames come while
+/// any run goes on (the three gradient descents).
+impl<S: Solver> Frames for Vec<Background<S>> {
+    fn last(&self) -> usize {
+        self.iter().map(|run| run.run().iterations()).max().unwrap_or(0)
+    }
+
+    fn growing(&self) -> bool {
+        self.iter().any(|run| !run.is_done())
     }
 }
 
@@ -392,12 +452,12 @@ mod tests {
     #[test]
     fn a_checkpointed_run_recorded_in_slices_is_the_run_recorded_at_once() {
         let whole = Checkpointed::record(Counter { at: 0, to: 50 }).unwrap();
-        let run = Checkpointed::start(Counter { at: 0, to: 50 }, 7).unwrap();
+        let run = Checkpointed::start(Counter { at: 0, to: 50 }, &mut Budget::units(7)).unwrap();
         let mut replay = Replay::new(run, Some("step"), 40);
         assert_eq!(replay.position(), (7, 7), "the first slice, frame 40 to come");
         assert!(replay.frames().growing(), "more frames are coming");
         let mut slices = 1;
-        while replay.frames_mut().extend(7) {
+        while replay.frames_mut().extend(&mut Budget::units(7)) {
             replay.catch_up();
             slices += 1;
         }
@@ -408,7 +468,7 @@ mod tests {
             assert_eq!(replay.frames().state_at(k).at, whole.state_at(k).at);
         }
         assert_eq!(replay.frames().progress(80), (80, 80), "done counts as the whole budget");
-        assert!(!replay.frames_mut().extend(7));
+        assert!(!replay.frames_mut().extend(&mut Budget::units(7)));
     }
 
     /// Fails at its third step.
@@ -434,10 +494,13 @@ mod tests {
 
     #[test]
     fn a_step_that_fails_after_the_first_slice_stops_the_recording_and_is_kept() {
-        assert!(Checkpointed::start(Failing(0), 5).is_err(), "in the first slice: the panel's error");
-        let mut run = Checkpointed::start(Failing(0), 1).unwrap();
+        assert!(
+            Checkpointed::start(Failing(0), &mut Budget::units(5)).is_err(),
+            "in the first slice: the panel's error"
+        );
+        let mut run = Checkpointed::start(Failing(0), &mut Budget::units(1)).unwrap();
         assert_eq!((run.last(), run.progress(10)), (1, (1, 10)));
-        assert!(!run.extend(5), "stopped");
+        assert!(!run.extend(&mut Budget::units(5)), "stopped");
         assert_eq!((run.last(), run.failure(), run.growing()), (2, Some(&Error::NoData), false));
     }
 
@@ -446,10 +509,10 @@ mod tests {
         let run = Recorded::new(Counter { at: 0, to: 20 }, 1000, |c| c.at * 10);
         let mut replay = Replay::new(run, Some("step"), 5);
         assert_eq!(replay.position(), (0, 0), "frame 5 is not computed yet");
-        assert!(replay.frames_mut().extend(3));
+        assert!(replay.frames_mut().extend(&mut Budget::units(3)));
         replay.catch_up();
         assert_eq!(replay.position(), (3, 3));
-        while replay.frames_mut().extend(1) {}
+        while replay.frames_mut().extend(&mut Budget::units(1)) {}
         replay.catch_up();
         assert_eq!(replay.position(), (5, 20));
         assert_eq!(replay.frames().records()[5], 50);
@@ -465,5 +528,18 @@ mod tests {
         replay.rewind();
         assert!(replay.step(5));
         assert_eq!(replay.position(), (5, 9));
+    }
+
+    #[test]
+    fn a_waiting_player_keeps_the_frame_asked_for() {
+        let mut waiting = Waiting::new(Some("step"), 3);
+        assert_eq!((waiting.position(), waiting.key()), ((0, 0), Some("step")));
+        assert!(waiting.step(2), "frames are coming");
+        assert_eq!(waiting.frame, 5);
+        assert!(!waiting.step_back());
+        waiting.show(9);
+        assert_eq!(waiting.frame, 9);
+        waiting.rewind();
+        assert_eq!(waiting.frame, 0);
     }
 }

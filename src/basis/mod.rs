@@ -30,6 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::grid::evenly_spaced;
+use crate::linalg::subtract_combination;
+use crate::solver::Budget;
 
 mod bspline;
 mod centred;
@@ -470,52 +472,113 @@ pub fn kernel_centre(training_x: &[f64], bias: bool, m: usize) -> Option<f64> {
 pub const MAX_KERNEL_POINTS: usize = 4000;
 
 /// The RVM's design matrix on the kernel basis: Φₙₘ = exp(−(xₙ − xₘ)²/2s²) for the N
-/// training inputs (PRML 7.78 with the Gaussian kernel), after a column of ones if `bias`.
-/// The kernel block is symmetric, so each exponential is taken once, by the table method of
-/// `exponential` (within 2 units in the last place of `f64::exp`, and 3–4 times faster in
-/// the browser, where the exponentials were 80% of the time). It is filled in
-/// [`KERNEL_TILE`]-square tiles below the diagonal, each mirrored into its transpose at once,
-/// so that the mirrored writes (a stride of N apart) stay in the cache.
+/// training inputs (PRML 7.78 with the Gaussian kernel), after a column of ones if `bias`:
+/// [`KernelDesignInSlices`] run to its end.
 ///
 /// # Errors
 /// [`Error::NoData`] for no inputs, [`Error::OutOfRange`] for s ≤ 0 or N above
 /// [`MAX_KERNEL_POINTS`], [`Error::NotFinite`] for NaN or ±∞ inputs.
 pub fn kernel_design(x: &[f64], width: f64, bias: bool) -> Result<DMatrix<f64>> {
-    if x.is_empty() {
-        return Err(Error::NoData);
+    let mut slices = KernelDesignInSlices::new(x, width, bias)?;
+    loop {
+        if let Some(phi) = slices.step_within(&mut Budget::unlimited()) {
+            return Ok(phi);
+        }
     }
-    if x.len() > MAX_KERNEL_POINTS {
-        return Err(Error::OutOfRange {
-            name: "N",
-            value: x.len().to_string(),
-            bound: Bound::AtMost { max: MAX_KERNEL_POINTS as u64 },
-        });
+}
+
+/// Entries of a kernel design per unit of [`Budget`] ([`KernelDesignInSlices`]): a table
+/// exponential and two stores each, so that a unit is about a microsecond in the browser
+/// and a first slice of 4096 units a few milliseconds (the whole design up to N ≈ 700).
+pub const DESIGN_ENTRIES_PER_UNIT: usize = 64;
+
+/// The kernel design of [`kernel_design`], a band of [`KERNEL_TILE`] columns at a time, so
+/// that the N² / 2 exponentials of N = 2000 (tens of milliseconds in the browser) can be
+/// spread over frames. The kernel block is symmetric, so each exponential is taken once, by
+/// the table method of `exponential` (within 2 units in the last place of `f64::exp`, and
+/// 3–4 times faster in the browser, where the exponentials were 80% of the time). A band
+/// is filled in [`KERNEL_TILE`]-square tiles below the diagonal, each mirrored into its
+/// transpose at once, so that the mirrored writes (a stride of N apart) stay in the cache.
+#[derive(Debug, Clone)]
+pub struct KernelDesignInSlices {
+    x: Vec<f64>,
+    /// −1/2s².
+    scale: f64,
+    offset: usize,
+    phi: DMatrix<f64>,
+    /// The first column (of the kernel block) of the next band.
+    next: usize,
+    table: exponential::ExpTable,
+}
+
+impl KernelDesignInSlices {
+    /// Starts the design of [`kernel_design`].
+    ///
+    /// # Errors
+    /// As [`kernel_design`].
+    pub fn new(x: &[f64], width: f64, bias: bool) -> Result<Self> {
+        if x.is_empty() {
+            return Err(Error::NoData);
+        }
+        if x.len() > MAX_KERNEL_POINTS {
+            return Err(Error::OutOfRange {
+                name: "N",
+                value: x.len().to_string(),
+                bound: Bound::AtMost { max: MAX_KERNEL_POINTS as u64 },
+            });
+        }
+        ensure_all_finite("x", x)?;
+        ensure_positive("s", width)?;
+        let (n, offset) = (x.len(), usize::from(bias));
+        Ok(Self {
+            x: x.to_vec(),
+            scale: -0.5 / (width * width),
+            offset,
+            phi: DMatrix::from_element(n, n + offset, 1.0),
+            next: 0,
+            table: exponential::ExpTable::new(),
+        })
     }
-    ensure_all_finite("x", x)?;
-    ensure_positive("s", width)?;
-    let n = x.len();
-    let offset = usize::from(bias);
-    let mut phi = DMatrix::from_element(n, n + offset, 1.0);
-    let scale = -0.5 / (width * width);
-    let table = exponential::ExpTable::new();
-    // Column-major: entry (r, c) is at c·N + r, so (r, m + offset) and its mirror
-    // (m, r + offset) are at (m + offset)·N + r and (r + offset)·N + m.
-    let data = phi.as_mut_slice();
-    for first_m in (0..n).step_by(KERNEL_TILE) {
+
+    /// Columns of the kernel block done, and N.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.x.len())
+    }
+
+    /// Fills bands within `budget` (at least one; a unit per [`DESIGN_ENTRIES_PER_UNIT`]
+    /// entries); Φ once the last is done.
+    pub fn step_within(&mut self, budget: &mut Budget) -> Option<DMatrix<f64>> {
+        let n = self.x.len();
+        let mut first = true;
+        while self.next < n && (first || budget.allows()) {
+            first = false;
+            self.fill_band(self.next);
+            budget.spend((n - self.next) * KERNEL_TILE / DESIGN_ENTRIES_PER_UNIT + 1);
+            self.next += KERNEL_TILE;
+        }
+        (self.next >= n).then(|| std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)))
+    }
+
+    /// The band of columns `first_m` … `first_m` + [`KERNEL_TILE`] below the diagonal, and
+    /// its mirror.
+    fn fill_band(&mut self, first_m: usize) {
+        let (x, n, offset) = (&self.x, self.x.len(), self.offset);
+        // Column-major: entry (r, c) is at c·N + r, so (r, m + offset) and its mirror
+        // (m, r + offset) are at (m + offset)·N + r and (r + offset)·N + m.
+        let data = self.phi.as_mut_slice();
         let ms = first_m..(first_m + KERNEL_TILE).min(n);
         for first_r in (first_m..n).step_by(KERNEL_TILE) {
             let last_r = (first_r + KERNEL_TILE).min(n);
             for m in ms.clone() {
                 let xm = x[m];
                 for r in first_r.max(m + 1)..last_r {
-                    let value = table.exp(scale * (x[r] - xm).powi(2));
+                    let value = self.table.exp(self.scale * (x[r] - xm).powi(2));
                     data[(m + offset) * n + r] = value;
                     data[(r + offset) * n + m] = value;
                 }
             }
         }
     }
-    Ok(phi)
 }
 
 /// The kernel design on inputs in the plane: Φₙₘ = exp(−‖xₙ − cₘ‖²/2s²) for the points
@@ -564,10 +627,8 @@ pub fn kernel_design_2d(x: &[[f64; 2]], width: f64, bias: bool) -> Result<DMatri
 }
 
 /// The kernel expansion f(x) = b + Σⱼ wⱼ exp(−‖x − cⱼ‖²/2s²) at every node (x₁, x₂) of the
-/// grid `xs` × `ys`, row by row from `ys[0]` (index iy·|xs| + ix). The Gaussian factorises,
-/// exp(−‖x − c‖²/2s²) = exp(−(x₁ − c₁)²/2s²)·exp(−(x₂ − c₂)²/2s²), so the grid costs
-/// (|xs| + |ys|)·J exponentials and |xs|·|ys|·J products for J centres, where evaluating
-/// each node through [`kernel_cross_2d`] would take |xs|·|ys|·J exponentials.
+/// grid `xs` × `ys`, row by row from `ys[0]` (index iy·|xs| + ix): the one-expansion case
+/// of [`kernel_expansions_on_grid`].
 pub fn kernel_expansion_on_grid(
     xs: &[f64],
     ys: &[f64],
@@ -576,21 +637,48 @@ pub fn kernel_expansion_on_grid(
     bias: f64,
     width: f64,
 ) -> Vec<f64> {
+    let weights = DMatrix::from_column_slice(weights.len(), 1, weights);
+    kernel_expansions_on_grid(xs, ys, centres, &weights, &[bias], width).swap_remove(0)
+}
+
+/// K kernel expansions fₖ(x) = bₖ + Σⱼ wⱼₖ exp(−‖x − cⱼ‖²/2s²) on the same centres (one per
+/// class: `weights` is J × K, `biases` has K entries), at every node of the grid `xs` ×
+/// `ys`, each row by row from `ys[0]` (index iy·|xs| + ix). The Gaussian factorises,
+/// exp(−‖x − c‖²/2s²) = exp(−(x₁ − c₁)²/2s²)·exp(−(x₂ − c₂)²/2s²), so with gⱼ(x₁) and hⱼ(x₂)
+/// the factors along each axis, row iy of fₖ is
+///
+/// ```text
+/// fₖ(·, ys[iy]) = bₖ + Σⱼ (wⱼₖ hⱼ(ys[iy]))·gⱼ(xs)
+/// ```
+///
+/// a combination of the J rows gⱼ(xs) ([`crate::linalg::subtract_combination`]):
+/// (|xs| + |ys|)·J exponentials and |xs|·|ys|·J multiply-adds per expansion, where evaluating
+/// each node through [`kernel_cross_2d`] would take |xs|·|ys|·J exponentials.
+pub fn kernel_expansions_on_grid(
+    xs: &[f64],
+    ys: &[f64],
+    centres: &[[f64; 2]],
+    weights: &DMatrix<f64>,
+    biases: &[f64],
+    width: f64,
+) -> Vec<Vec<f64>> {
     let scale = -0.5 / (width * width);
-    let factor = |axis: usize, values: &[f64]| -> Vec<Vec<f64>> {
+    let factors = |values: &[f64], axis: usize| -> Vec<Vec<f64>> {
         centres.iter().map(|c| values.iter().map(|v| (scale * (v - c[axis]).powi(2)).exp()).collect()).collect()
     };
-    let (along_x, along_y) = (factor(0, xs), factor(1, ys));
-    let mut out = vec![bias; xs.len() * ys.len()];
-    for ((fx, fy), &w) in along_x.iter().zip(&along_y).zip(weights) {
-        for (row, &gy) in out.chunks_mut(xs.len().max(1)).zip(fy) {
-            let wy = w * gy;
-            for (cell, &gx) in row.iter_mut().zip(fx) {
-                *cell += wy * gx;
+    let (along_x, along_y) = (factors(xs, 0), factors(ys, 1));
+    weights
+        .column_iter()
+        .zip(biases)
+        .map(|(w, &bias)| {
+            let mut grid = vec![bias; xs.len() * ys.len()];
+            for (iy, row) in grid.chunks_mut(xs.len().max(1)).enumerate() {
+                let coefficient = |j: usize| -(w[j] * along_y[j][iy]);
+                subtract_combination(row, centres.len(), coefficient, |j| &along_x[j]);
             }
-        }
-    }
-    out
+            grid
+        })
+        .collect()
 }
 
 /// The side of the tiles in which [`kernel_design`] fills its symmetric block: two 32 × 32
@@ -613,6 +701,25 @@ mod tests {
         for (g, w) in got.iter().zip(want.iter()) {
             assert!((g - w).abs() < 1e-14, "{g} vs {w}");
         }
+    }
+
+    #[test]
+    fn a_kernel_design_in_bands_is_the_whole_one() {
+        let x: Vec<f64> = (0..100).map(|i| ((i * 37) % 101) as f64 / 101.0).collect();
+        let whole = super::kernel_design(&x, 0.1, true).unwrap();
+        let mut slices = super::KernelDesignInSlices::new(&x, 0.1, true).unwrap();
+        let mut bands = 0;
+        let phi = loop {
+            bands += 1;
+            if let Some(phi) = slices.step_within(&mut crate::solver::Budget::units(1)) {
+                break phi;
+            }
+        };
+        assert_eq!((bands, phi), (100_usize.div_ceil(super::KERNEL_TILE), whole.clone()));
+        let (r, m) = (17, 63);
+        let want = (-(x[r] - x[m]).powi(2) / (2.0 * 0.01)).exp();
+        assert!((whole[(r, m + 1)] - want).abs() <= 4.0 * f64::EPSILON * want);
+        assert_eq!(whole[(r, m + 1)], whole[(m, r + 1)]);
     }
 
     #[test]

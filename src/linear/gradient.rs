@@ -52,7 +52,6 @@ use rand::seq::SliceRandom;
 use rand_pcg::Pcg64;
 use serde::Serialize;
 
-use super::sum_of_squares;
 use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
 use crate::error::{check_design, check_weights, check_whole};
 use crate::solver::{Solver, Status, Termination};
@@ -283,7 +282,7 @@ impl GradientDescent {
 
     /// Moves past `used` points; at the end of the data, closes the epoch (and the run
     /// after the last epoch).
-    fn advance(&mut self, used: usize) {
+    fn move_past(&mut self, used: usize) {
         self.next += used;
         if self.next < self.order.len() {
             return;
@@ -322,7 +321,7 @@ impl Solver for GradientDescent {
         if tolerance > 0.0 && step_norm <= tolerance * candidate.norm() {
             self.termination = Some(Termination::Converged { iterations: iteration });
         }
-        self.advance(samples.len());
+        self.move_past(samples.len());
         self.path.push(candidate);
         self.losses.push(loss);
         Ok(GradientEvent::Update { iteration, epoch, samples, loss, step_norm })
@@ -337,9 +336,18 @@ impl Solver for GradientDescent {
     }
 }
 
-/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14).
+/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14). Φw − t is summed
+/// column by column (each a contiguous axpy) in one pass over a scratch vector of N, as a
+/// run evaluates it after each of up to [`MAX_ITERATIONS`] updates.
 fn objective(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, ridge: f64) -> f64 {
-    sum_of_squares(phi, t, w) + 0.5 * ridge * w.norm_squared()
+    let n = t.len();
+    let mut residual: Vec<f64> = t.iter().map(|v| -v).collect();
+    for (column, &wj) in phi.as_slice().chunks_exact(n.max(1)).zip(w.iter()) {
+        for (r, &p) in residual.iter_mut().zip(column) {
+            *r += wj * p;
+        }
+    }
+    0.5 * residual.iter().map(|r| r * r).sum::<f64>() + 0.5 * ridge * w.norm_squared()
 }
 
 /// Checks the settings for a data set of `n` ≥ 1 points.

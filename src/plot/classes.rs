@@ -100,14 +100,23 @@ impl ClassMap {
         Self { x_range, y_range, nx, ny, probabilities }
     }
 
+    /// No cells yet (nothing shaded, no boundary) over the given ranges, for K classes: the
+    /// map of a fit still being computed.
+    pub fn blank(x_range: (f64, f64), y_range: (f64, f64), classes: usize) -> Self {
+        Self { x_range, y_range, nx: 0, ny: 0, probabilities: vec![vec![]; classes] }
+    }
+
     /// Number of classes K.
     pub fn classes(&self) -> usize {
         self.probabilities.len()
     }
 
     /// The decision boundaries: where class k stops being the most probable, the contour
-    /// p_k − max_{j≠k} p_j = 0 (for K = 2 the one contour p₁ = ½).
+    /// p_k − max_{j≠k} p_j = 0 (for K = 2 the one contour p₁ = ½); none for a blank map.
     pub fn boundaries(&self) -> Vec<Vec<(f64, f64)>> {
+        if self.nx * self.ny == 0 {
+            return vec![];
+        }
         let k_max = self.classes();
         let classes = if k_max == 2 { 1..2 } else { 0..k_max };
         classes

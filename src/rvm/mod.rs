@@ -30,6 +30,7 @@ pub mod classification;
 pub mod event;
 pub mod fast;
 pub mod multiclass;
+pub mod newton;
 pub mod sparsity;
 
 pub use classic::{ClassicRvm, ClassicSettings, Rule};

@@ -25,18 +25,24 @@
 //! active weights; H the Hessian of the negative log posterior on the active weights.
 //! Vectors over the active weights ([`Mode::active`], the order of H) list class 0's
 //! active weights by ascending basis function, then class 1's, and so on.
+//!
+//! A Newton step on all K(N + 1) weights of N points factorises a Hessian of hundreds of
+//! rows: tens of milliseconds in the browser. So the mode search ([`ModeSearch`]), the first
+//! fit ([`MulticlassStart`]) and each sweep ([`Solver::step_within`]) also go a piece at a
+//! time — a block of H, a column of its Cholesky factor, an entry of Σ's diagonal — within a
+//! [`Budget`]; run to the end they are [`irls`], [`ClassicMulticlassRvm::new`] and
+//! [`Solver::step`].
 
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use super::Sweep;
 use super::classic::PRUNE_GAMMA;
-use super::classification::{
-    ClassifierSettings, IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, PRUNE_ALPHA, SETTLED,
-};
+use super::classification::{ClassifierSettings, PRUNE_ALPHA};
+use super::newton::{NewtonSearch, Posterior, SweepUnderWay, SweptInPieces, sweep_within, whole_sweep};
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
-use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status};
+use crate::linalg::{CholeskyFactor, MULTIPLY_ADDS_PER_UNIT};
+use crate::solver::{Budget, Solver, Status};
 
 /// The formula named when the Hessian is not positive definite (PRML 4.110 plus the prior).
 const HESSIAN: &str = "H = [Φᵀ diag(yₖ(Iₖⱼ − yⱼ)) Φ]ₖⱼ + A";
@@ -201,9 +207,10 @@ impl Layout {
 }
 
 /// The log posterior on the active weights, with what its derivatives need precomputed.
-struct Objective<'a> {
-    labels: &'a [usize],
-    layout: &'a Layout,
+#[derive(Debug, Clone)]
+struct Objective {
+    labels: Vec<usize>,
+    layout: Layout,
     /// Φ_R, the relevant columns (N × |R|).
     phi: DMatrix<f64>,
     /// |Φ_R|, for the scale of the gradient's terms.
@@ -217,12 +224,13 @@ struct Objective<'a> {
     alpha: DVector<f64>,
 }
 
-impl<'a> Objective<'a> {
-    fn new(phi: &DMatrix<f64>, labels: &'a [usize], layout: &'a Layout, alpha: &DMatrix<f64>) -> Self {
+impl Objective {
+    fn new(phi: &DMatrix<f64>, labels: Vec<usize>, layout: Layout, alpha: &DMatrix<f64>) -> Self {
         let phi = phi.select_columns(&layout.relevant);
         let blocks: Vec<DMatrix<f64>> = layout.columns.iter().map(|c| phi.select_columns(c)).collect();
         let blocks_t = blocks.iter().map(|b| b.transpose()).collect();
-        Self { labels, layout, phi_abs: phi.abs(), phi, blocks, blocks_t, alpha: layout.gather(alpha) }
+        let alpha = layout.gather(alpha);
+        Self { labels, layout, phi_abs: phi.abs(), phi, blocks, blocks_t, alpha }
     }
 
     /// The logits A = Φ_R W_R (N × K), aₙₖ = wₖᵀφ(xₙ) (PRML 7.120).
@@ -271,44 +279,53 @@ impl<'a> Objective<'a> {
         (fit - &prior, size + prior.abs())
     }
 
-    /// The Cholesky factor of H = −∇∇Ψ on the active weights, block (k, j) being
+    /// Block (k, j), j ≥ k, of H = −∇∇Ψ on the active weights, written into `h` (and its
+    /// mirror (j, k)):
     ///
     /// ```text
     /// Hₖⱼ = Σₙ yₙₖ(Iₖⱼ − yₙⱼ) φₙφₙᵀ + δₖⱼAₖ = Φₖᵀ diag(yₖ ∘ (Iₖⱼ − yⱼ)) Φⱼ + δₖⱼAₖ
     /// ```
     ///
-    /// (PRML 4.110 plus the prior), each block one matrix product, with 1 − yₙₖ taken as
-    /// Σ_{j≠k} yₙⱼ.
-    fn hessian(&self, y: &DMatrix<f64>) -> Result<CholeskyFactor> {
-        let (p, classes, offsets) = (self.layout.len(), y.ncols(), &self.layout.offsets);
-        let mut h = DMatrix::zeros(p, p);
-        let others = DMatrix::from_fn(y.nrows(), classes, |n, k| {
-            (0..classes).filter(|&j| j != k).map(|j| y[(n, j)]).sum::<f64>()
-        });
-        for k in 0..classes {
-            for j in k..classes {
-                let weight = if j == k {
-                    y.column(k).component_mul(&others.column(k))
-                } else {
-                    -y.column(k).component_mul(&y.column(j))
-                };
-                let mut scaled = self.blocks[j].clone();
-                for mut column in scaled.column_iter_mut() {
-                    column.component_mul_assign(&weight);
-                }
-                let block = &self.blocks_t[k] * scaled;
-                let (rows, cols) = block.shape();
-                h.view_mut((offsets[k], offsets[j]), (rows, cols)).copy_from(&block);
-                if j != k {
-                    h.view_mut((offsets[j], offsets[k]), (cols, rows)).copy_from(&block.transpose());
-                }
-            }
+    /// (PRML 4.110 plus the prior, which [`Objective::add_prior`] adds), one matrix product,
+    /// with 1 − yₙₖ taken as Σ_{j≠k} yₙⱼ (`others`). Returns its multiply-adds.
+    fn hessian_block(
+        &self,
+        y: &DMatrix<f64>,
+        others: &DMatrix<f64>,
+        (k, j): (usize, usize),
+        h: &mut DMatrix<f64>,
+    ) -> usize {
+        let offsets = &self.layout.offsets;
+        let weight = if j == k {
+            y.column(k).component_mul(&others.column(k))
+        } else {
+            -y.column(k).component_mul(&y.column(j))
+        };
+        let mut scaled = self.blocks[j].clone();
+        for mut column in scaled.column_iter_mut() {
+            column.component_mul_assign(&weight);
         }
+        let block = &self.blocks_t[k] * scaled;
+        let (rows, cols) = block.shape();
+        h.view_mut((offsets[k], offsets[j]), (rows, cols)).copy_from(&block);
+        if j != k {
+            h.view_mut((offsets[j], offsets[k]), (cols, rows)).copy_from(&block.transpose());
+        }
+        rows * cols * y.nrows()
+    }
+
+    /// H += A, the prior's diagonal.
+    fn add_prior(&self, h: &mut DMatrix<f64>) {
         for (q, a) in self.alpha.iter().enumerate() {
             h[(q, q)] += a;
         }
-        CholeskyFactor::new(h, HESSIAN)
     }
+}
+
+/// 1 − yₙₖ for every n and k, as Σ_{j≠k} yₙⱼ (no cancellation).
+fn complements(y: &DMatrix<f64>) -> DMatrix<f64> {
+    let classes = y.ncols();
+    DMatrix::from_fn(y.nrows(), classes, |n, k| (0..classes).filter(|&j| j != k).map(|j| y[(n, j)]).sum::<f64>())
 }
 
 impl Layout {
@@ -414,6 +431,7 @@ fn most_probable<'a>(values: impl Iterator<Item = &'a f64>) -> usize {
 /// adding one vector to every wₖ.
 ///
 /// `alpha` is M × K, entry (i, k) = αₖᵢ > 0, +∞ for a pruned weight; K = its column count.
+/// This is [`ModeSearch`] run to its end.
 ///
 /// # Errors
 /// [`Error::NoData`] (N = 0, M = 0 or no active weight), [`Error::DimensionMismatch`],
@@ -421,63 +439,121 @@ fn most_probable<'a>(values: impl Iterator<Item = &'a f64>) -> usize {
 /// to K − 1, αₖᵢ ≤ 0) for bad input; [`Error::NotPositiveDefinite`] if H is numerically
 /// singular; [`Error::NotConverged`] after [`IRLS_MAX_ITERATIONS`] steps.
 pub fn irls(phi: &DMatrix<f64>, labels: &[f64], alpha: &DMatrix<f64>, start: &DMatrix<f64>) -> Result<Mode> {
-    let labels = check(phi, labels, alpha)?;
-    if start.shape() != alpha.shape() {
-        return Err(Error::DimensionMismatch {
-            what: "starting weights and α (M × K)",
-            expected: alpha.len(),
-            got: start.len(),
-        });
-    }
-    let layout = Layout::new(alpha);
-    if layout.len() == 0 {
-        return Err(Error::NoData);
-    }
-    let objective = Objective::new(phi, &labels, &layout, alpha);
-    let mut v = layout.gather(start);
-    ensure_all_finite("w", v.as_slice())?;
-    let mut psi = objective.log_posterior(&v);
-    for iterations in 0..=IRLS_MAX_ITERATIONS {
-        let logits = objective.logits(&v);
-        let y = probabilities(&logits);
-        let (g, size) = objective.gradient(&v, &y);
-        let factor = objective.hessian(&y)?;
-        if g.norm() <= IRLS_TOLERANCE * size.norm() {
-            let log_likelihood = objective.log_likelihood(&logits);
-            let w = layout.scatter(&v, phi.ncols());
-            let active = layout.weights();
-            return Ok(Mode { w, y, factor, active, log_posterior: psi, log_likelihood, iterations });
+    let mut search = ModeSearch::new(phi, labels, alpha, start)?;
+    loop {
+        if let Some(mode) = search.step_within(&mut Budget::unlimited())? {
+            return Ok(mode);
         }
-        if iterations == IRLS_MAX_ITERATIONS {
-            break;
-        }
-        let step = factor.solve(&g);
-        let settled = 0.5 * g.dot(&step) <= SETTLED * (1.0 + psi.abs());
-        (v, psi) = halved_step(&objective, v, psi, &step, settled)
-            .ok_or(Error::NotConverged { algorithm: "IRLS", iterations })?;
     }
-    Err(Error::NotConverged { algorithm: "IRLS", iterations: IRLS_MAX_ITERATIONS })
 }
 
-/// w + λ·step for the first λ = 1, ½, ¼, … at which Ψ does not fall (any λ = 1 step when
-/// `settled`), with Ψ there; `None` if no halving helps.
-fn halved_step(
-    objective: &Objective,
-    v: DVector<f64>,
-    psi: f64,
-    step: &DVector<f64>,
-    settled: bool,
-) -> Option<(DVector<f64>, f64)> {
-    let mut lambda = 1.0;
-    for _ in 0..MAX_HALVINGS {
-        let trial = &v + step * lambda;
-        let trial_psi = objective.log_posterior(&trial);
-        if settled || trial_psi >= psi {
-            return Some((trial, trial_psi));
+/// The search of [`irls`] one piece at a time ([`NewtonSearch`]): each Newton step computes
+/// the probabilities and the gradient, forms the K(K + 1)/2 blocks of H one per piece,
+/// factorises H a column per piece, then solves for the step and halves it as needed. A
+/// piece at N = 150, K = 3 with every weight active is about a millisecond in the browser;
+/// a whole Newton step there, tens.
+#[derive(Debug, Clone)]
+pub struct ModeSearch {
+    search: NewtonSearch<Objective>,
+    /// M, the columns of Φ.
+    basis: usize,
+}
+
+impl ModeSearch {
+    /// Starts the search of [`irls`] from `start`.
+    ///
+    /// # Errors
+    /// As [`irls`], for bad input.
+    pub fn new(phi: &DMatrix<f64>, labels: &[f64], alpha: &DMatrix<f64>, start: &DMatrix<f64>) -> Result<Self> {
+        let labels = check(phi, labels, alpha)?;
+        if start.shape() != alpha.shape() {
+            return Err(Error::DimensionMismatch {
+                what: "starting weights and α (M × K)",
+                expected: alpha.len(),
+                got: start.len(),
+            });
         }
-        lambda *= 0.5;
+        let layout = Layout::new(alpha);
+        if layout.len() == 0 {
+            return Err(Error::NoData);
+        }
+        let v = layout.gather(start);
+        ensure_all_finite("w", v.as_slice())?;
+        let objective = Objective::new(phi, labels, layout, alpha);
+        Ok(Self { search: NewtonSearch::new(objective, v), basis: phi.ncols() })
     }
-    None
+
+    /// Newton steps taken so far, and the columns of this step's factorisation done and in
+    /// all (for a progress bar).
+    pub fn progress(&self) -> (usize, (usize, usize)) {
+        self.search.progress()
+    }
+
+    /// Works on the search within `budget` (at least one piece); the mode once found.
+    ///
+    /// # Errors
+    /// As [`irls`]; the search is then over.
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Mode>> {
+        let Some(found) = self.search.step_within(budget)? else { return Ok(None) };
+        let objective = self.search.posterior();
+        let layout = &objective.layout;
+        Ok(Some(Mode {
+            w: layout.scatter(&found.v, self.basis),
+            log_likelihood: objective.log_likelihood(&found.at.logits),
+            y: found.at.y,
+            factor: found.factor,
+            active: layout.weights(),
+            log_posterior: found.log_posterior,
+            iterations: found.iterations,
+        }))
+    }
+}
+
+/// What a Newton step needs at the current weights.
+#[derive(Debug, Clone)]
+struct AtWeights {
+    logits: DMatrix<f64>,
+    y: DMatrix<f64>,
+    /// 1 − yₙₖ, as Σ_{j≠k} yₙⱼ.
+    others: DMatrix<f64>,
+}
+
+impl Posterior for Objective {
+    type At = AtWeights;
+    const HESSIAN: &'static str = HESSIAN;
+
+    fn log_posterior(&self, v: &DVector<f64>) -> f64 {
+        Objective::log_posterior(self, v)
+    }
+
+    fn at(&self, v: &DVector<f64>) -> (AtWeights, DVector<f64>, DVector<f64>) {
+        let logits = self.logits(v);
+        let y = probabilities(&logits);
+        let (g, size) = self.gradient(v, &y);
+        let others = complements(&y);
+        (AtWeights { logits, y, others }, g, size)
+    }
+
+    fn pass_cost(&self) -> usize {
+        3 * self.phi.nrows() * self.phi.ncols() * self.layout.columns.len()
+    }
+
+    /// The blocks (k, j), j ≥ k, in order: K(K + 1)/2.
+    fn hessian_pieces(&self) -> usize {
+        let classes = self.layout.columns.len();
+        classes * (classes + 1) / 2
+    }
+
+    fn hessian_piece(&self, at: &AtWeights, piece: usize, h: &mut DMatrix<f64>) -> usize {
+        let classes = self.layout.columns.len();
+        let blocks = (0..classes).flat_map(|k| (k..classes).map(move |j| (k, j)));
+        let Some(block) = blocks.clone().nth(piece) else { return 0 };
+        self.hessian_block(&at.y, &at.others, block, h)
+    }
+
+    fn add_prior(&self, h: &mut DMatrix<f64>) {
+        Objective::add_prior(self, h);
+    }
 }
 
 /// The result of a multiclass fit, as the command line prints it.
@@ -538,15 +614,42 @@ pub struct ClassicMulticlassRvm {
     /// L after every sweep, the starting α first.
     history: Vec<Sweep>,
     converged: bool,
+    /// The sweep under way, when [`Solver::step_within`] left one unfinished.
+    under_way: Option<SweepUnderWay<Proposal>>,
 }
 
-impl ClassicMulticlassRvm {
+/// A sweep's re-estimate: the new α (M × K, +∞ where pruned), whether any weight was
+/// pruned, the largest |Δ ln αₖᵢ|, and the search for the mode there.
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    alpha: DMatrix<f64>,
+    pruned: bool,
+    change: f64,
+    search: ModeSearch,
+}
+
+/// The classic multiclass RVM before its first mode: the data checked and every weight at
+/// the starting α, the mode searched for a piece at a time ([`MulticlassStart::step_within`]),
+/// so that a page can show the data while the first fit (every weight active: the largest
+/// Hessian of the run) is computed.
+#[derive(Debug, Clone)]
+pub struct MulticlassStart {
+    phi: DMatrix<f64>,
+    labels: Vec<f64>,
+    classes: Vec<usize>,
+    settings: ClassifierSettings,
+    norms_sq: Vec<f64>,
+    alpha: DMatrix<f64>,
+    search: ModeSearch,
+}
+
+impl MulticlassStart {
     /// Every weight of every non-zero column of `phi`, for each of the `classes` classes,
-    /// with αₖᵢ = `settings.initial_alpha`, and the mode from W = 0.
+    /// with αₖᵢ = `settings.initial_alpha`, and the search for the mode from W = 0.
     ///
     /// # Errors
-    /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0, [`Error::NoData`] if every
-    /// column of Φ is 0.
+    /// As [`irls`] for bad input; [`Error::OutOfRange`] for an initial α ≤ 0,
+    /// [`Error::NoData`] if every column of Φ is 0.
     pub fn new(phi: DMatrix<f64>, labels: &[f64], classes: usize, settings: ClassifierSettings) -> Result<Self> {
         let alpha0 = crate::error::ensure_positive("α", settings.initial_alpha)?;
         class_labels(&[], classes)?;
@@ -558,22 +661,58 @@ impl ClassicMulticlassRvm {
             }
         }
         let index = check(&phi, labels, &alpha)?;
-        let mode = irls(&phi, labels, &alpha, &DMatrix::zeros(phi.ncols(), classes))?;
-        let mut rvm = Self {
-            phi,
-            labels: labels.to_vec(),
-            classes: index,
-            settings,
-            norms_sq,
-            alpha,
+        let search = ModeSearch::new(&phi, labels, &alpha, &DMatrix::zeros(phi.ncols(), classes))?;
+        Ok(Self { phi, labels: labels.to_vec(), classes: index, settings, norms_sq, alpha, search })
+    }
+
+    /// The mode search's Newton steps so far and the columns of its current factorisation
+    /// ([`ModeSearch::progress`]).
+    pub fn progress(&self) -> (usize, (usize, usize)) {
+        self.search.progress()
+    }
+
+    /// Works on the first mode within `budget` (at least one piece); the run, at sweep 0,
+    /// once it is found.
+    ///
+    /// # Errors
+    /// As [`irls`].
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<ClassicMulticlassRvm>> {
+        let Some(mode) = self.search.step_within(budget)? else { return Ok(None) };
+        let classes = self.alpha.ncols();
+        let mut rvm = ClassicMulticlassRvm {
+            phi: std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)),
+            labels: std::mem::take(&mut self.labels),
+            classes: std::mem::take(&mut self.classes),
+            settings: self.settings,
+            norms_sq: std::mem::take(&mut self.norms_sq),
+            alpha: std::mem::replace(&mut self.alpha, DMatrix::zeros(0, 0)),
             mode,
             relevant: vec![],
             relevant_weights: DMatrix::zeros(0, classes),
             history: vec![],
             converged: false,
+            under_way: None,
         };
         rvm.record();
-        Ok(rvm)
+        Ok(Some(rvm))
+    }
+}
+
+impl ClassicMulticlassRvm {
+    /// Every weight of every non-zero column of `phi`, for each of the `classes` classes,
+    /// with αₖᵢ = `settings.initial_alpha`, and the mode from W = 0: [`MulticlassStart`] run
+    /// to its end.
+    ///
+    /// # Errors
+    /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0, [`Error::NoData`] if every
+    /// column of Φ is 0.
+    pub fn new(phi: DMatrix<f64>, labels: &[f64], classes: usize, settings: ClassifierSettings) -> Result<Self> {
+        let mut start = MulticlassStart::new(phi, labels, classes, settings)?;
+        loop {
+            if let Some(rvm) = start.step_within(&mut Budget::unlimited())? {
+                return Ok(rvm);
+            }
+        }
     }
 
     /// Updates the relevance vectors and their weights from the mode, and records the sweep.
@@ -680,13 +819,7 @@ impl Solver for ClassicMulticlassRvm {
     /// # Errors
     /// As [`irls`]; the model is then as before the sweep.
     fn next_iter(&mut self) -> Result<Sweep> {
-        let (alpha, pruned, change) = self.reestimate();
-        let mode = irls(&self.phi, &self.labels, &alpha, &self.mode.w)?;
-        self.alpha = alpha;
-        self.mode = mode;
-        self.record();
-        self.converged = !pruned && change < self.settings.tolerance;
-        Ok(self.history[self.history.len() - 1])
+        whole_sweep(self)
     }
 
     fn status(&self) -> Status {
@@ -697,20 +830,59 @@ impl Solver for ClassicMulticlassRvm {
         self.history.len() - 1
     }
 
-    /// A sweep factorises the Hessian of the P active weights (P³/3 operations): P²/1000
-    /// units, at least 1.
+    /// A sweep factorises the Hessian of the P active weights (P³/6 multiply-adds, and as
+    /// many for Σ's diagonal), a unit being [`MULTIPLY_ADDS_PER_UNIT`].
     fn cost(&self) -> usize {
         let weights = self.active_weights().len();
-        (weights * weights / 1000).max(1)
+        (weights * weights * weights / (3 * MULTIPLY_ADDS_PER_UNIT)).max(1)
+    }
+
+    /// The sweep of [`Solver::step`] a piece at a time (an entry of Σ's diagonal, a block of
+    /// H, a column of its factor): [`sweep_within`].
+    ///
+    /// # Errors
+    /// As [`Solver::step`]; the model is then as before the sweep.
+    fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Sweep>> {
+        sweep_within(self, budget)
+    }
+}
+
+impl SweptInPieces for ClassicMulticlassRvm {
+    type Proposal = Proposal;
+    type Mode = Mode;
+
+    fn factor(&self) -> &CholeskyFactor {
+        &self.mode.factor
+    }
+
+    fn under_way(&mut self) -> &mut Option<SweepUnderWay<Proposal>> {
+        &mut self.under_way
+    }
+
+    fn propose(&self, sigma: &DVector<f64>) -> Result<Proposal> {
+        let (alpha, pruned, change) = self.reestimate(sigma);
+        let search = ModeSearch::new(&self.phi, &self.labels, &alpha, &self.mode.w)?;
+        Ok(Proposal { alpha, pruned, change, search })
+    }
+
+    fn search(proposal: &mut Proposal, budget: &mut Budget) -> Result<Option<Mode>> {
+        proposal.search.step_within(budget)
+    }
+
+    fn commit(&mut self, proposal: Proposal, mode: Mode) -> Sweep {
+        self.alpha = proposal.alpha;
+        self.mode = mode;
+        self.record();
+        self.converged = !proposal.pruned && proposal.change < self.settings.tolerance;
+        self.history[self.history.len() - 1]
     }
 }
 
 impl ClassicMulticlassRvm {
-    /// The re-estimated α (7.116) with the pruned weights at +∞, whether any was pruned,
-    /// and the largest |Δ ln αₖᵢ| of the others. Should every weight go, the one with the
-    /// largest γ stays.
-    fn reestimate(&self) -> (DMatrix<f64>, bool, f64) {
-        let sigma = self.mode.sigma_diagonal();
+    /// The re-estimated α (7.116) from Σ's diagonal `sigma` at the current mode, with the
+    /// pruned weights at +∞, whether any was pruned, and the largest |Δ ln αₖᵢ| of the
+    /// others. Should every weight go, the one with the largest γ stays.
+    fn reestimate(&self, sigma: &DVector<f64>) -> (DMatrix<f64>, bool, f64) {
         let mut alpha = DMatrix::from_element(self.alpha.nrows(), self.alpha.ncols(), f64::INFINITY);
         let (mut pruned, mut change, mut kept) = (false, 0.0_f64, 0);
         let mut best = (f64::NEG_INFINITY, 0);
@@ -811,5 +983,42 @@ mod tests {
         let bad = ClassifierSettings { initial_alpha: -1.0, ..settings };
         assert_eq!(ClassicMulticlassRvm::new(phi.clone(), &[0.0, 1.0], 2, bad).unwrap_err().code(), "out-of-range");
         assert_eq!(ClassicMulticlassRvm::new(DMatrix::zeros(0, 1), &[], 2, settings).unwrap_err().code(), "no-data");
+    }
+
+    /// Three classes of six points on a line, with a Gaussian kernel and a bias.
+    fn three_classes() -> (DMatrix<f64>, Vec<f64>) {
+        let x: [f64; 6] = [0.0, 0.1, 0.45, 0.5, 0.9, 1.0];
+        let labels = vec![0.0, 0.0, 1.0, 1.0, 2.0, 2.0];
+        let phi = DMatrix::from_fn(6, 7, |n, m| if m == 0 { 1.0 } else { (-(x[n] - x[m - 1]).powi(2) / 0.08).exp() });
+        (phi, labels)
+    }
+
+    #[test]
+    fn the_first_fit_and_the_sweeps_in_pieces_are_those_at_once() {
+        let (phi, labels) = three_classes();
+        let settings = ClassifierSettings::default();
+        let mut whole = ClassicMulticlassRvm::new(phi.clone(), &labels, 3, settings).unwrap();
+        let mut start = MulticlassStart::new(phi, &labels, 3, settings).unwrap();
+        let mut pieces = 1;
+        let mut sliced = loop {
+            if let Some(rvm) = start.step_within(&mut Budget::units(1)).unwrap() {
+                break rvm;
+            }
+            pieces += 1;
+        };
+        assert!(pieces > 10, "a Newton step is several pieces: {pieces}");
+        assert_eq!(sliced.fit(), whole.fit());
+        for _ in 0..5 {
+            let sweep = whole.step().unwrap();
+            let mut pieces = 0;
+            let event = loop {
+                pieces += 1;
+                if let Some(event) = sliced.step_within(&mut Budget::units(1)).unwrap() {
+                    break event;
+                }
+            };
+            assert!(pieces > 1);
+            assert_eq!((event, sliced.fit()), (sweep, whole.fit()), "the same bits");
+        }
     }
 }

@@ -22,7 +22,7 @@ use crate::plot::{Labels, Mark, PlotArea};
 use crate::problems;
 use crate::rvm::classification::FastRvmClassifier;
 use crate::rvm::{FastRvm, FastSettings, Problem};
-use crate::solver::Solver;
+use crate::solver::{Budget, Solver};
 
 mod to_js;
 use to_js::{ToJs, set_property};
@@ -37,7 +37,7 @@ pub fn start() {
         PANICKED.store(true, Ordering::SeqCst);
         console_error_panic_hook::hook(info);
     }));
-    crate::app::clock::install(performance_now);
+    crate::clock::install(performance_now);
 }
 
 /// `performance.now()` in milliseconds (NaN where the global has no `performance`).
@@ -247,10 +247,11 @@ impl Lab {
         self.panel.rewind();
     }
 
-    /// Continues the work left over from the last change, at most `budget` units; `true`
-    /// while more remains. The page calls it once per frame.
-    pub fn work(&mut self, budget: usize) -> bool {
-        self.panel.work(budget)
+    /// Continues the work left over from the last change for about `ms` milliseconds (a
+    /// piece begun in time is finished); `true` while more remains. The page calls it in
+    /// slices between frames.
+    pub fn work(&mut self, ms: f64) -> bool {
+        self.panel.work(Budget::millis(ms))
     }
 
     /// Everything shown beside the chart, at once: `{readouts: [{key, value}], tables:

@@ -32,6 +32,9 @@ const query = (page, key) => page.evaluate((k) => new URLSearchParams(location.s
 const progress = (page) => page.$eval('#progress', (p) => [p.value, p.max]);
 const pointLabels = (page) => page.$$eval('#add-point label > span', (spans) => spans.map((s) => s.textContent));
 
+/** Waits for the first fit of new data: made in the background, the data drawn meanwhile. */
+const firstFit = (page) => page.waitForSelector('#readouts dd[data-key="sweep"]');
+
 /** Waits until the background run (sweeps, or the comparison methods) has finished. */
 async function runFinished(page) {
   await page.waitForFunction(() => document.querySelector('#working').hidden, null, { timeout: 120000 });
@@ -189,6 +192,7 @@ describe('panel multiclass', () => {
     await page.mouse.click(at.x, at.y);
     await page.waitForFunction(() => new URLSearchParams(location.search).has('points'));
     await waitForDraws(page, n + 1);
+    await firstFit(page);
     const [px, py, pc] = (await query(page, 'points')).split(':');
     assert.ok(Math.abs(Number(px) - x) < 0.01 && Math.abs(Number(py) - y) < 0.01, `placed at (${px}, ${py}), clicked (${x}, ${y})`);
     assert.equal(pc, '2');
@@ -209,6 +213,7 @@ describe('panel multiclass', () => {
     await page.click('#add-point button[type=submit]');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('points')?.split(',').length === 2);
     await waitForDraws(page, n + 1);
+    await firstFit(page);
     assert.equal((await query(page, 'points')).split(',')[1], '-1:1:2');
     assert.equal(await readout(page, 'relevance-vectors'), String(N + 3));
     assert.equal(await page.textContent('#err-add-point'), '');

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -25,8 +25,11 @@ use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
-use crate::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, accuracy, sigmoid};
+use crate::rvm::classification::{
+    ClassicRvmClassifier, ClassifierSettings, ClassifierStart, FastRvmClassifier, accuracy, sigmoid,
+};
 use crate::rvm::{Event, FastSettings, Problem, Selection};
+use crate::solver::Budget;
 
 /// Most data points: a run stays within a few frames.
 const MAX_N: usize = 400;
@@ -117,19 +120,20 @@ pub struct ClassificationPanel {
     comparison: Option<Comparison>,
 }
 
-/// The classic comparison: its design and targets until the background work sets it up.
+/// The classic comparison: its first fit (every basis function in: the largest Hessian of
+/// the run) made in the background a piece at a time, then its sweeps.
 #[derive(Debug, Clone)]
 enum Comparison {
-    Waiting(DMatrix<f64>, DVector<f64>),
+    Starting(Box<ClassifierStart>),
     Running(Box<Background<ClassicRvmClassifier>>),
 }
 
 impl Comparison {
-    /// The run, once set up.
+    /// The run, once its first fit is made.
     fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
         match self {
             Comparison::Running(run) => Some(run),
-            Comparison::Waiting(..) => None,
+            Comparison::Starting(..) => None,
         }
     }
 
@@ -221,9 +225,13 @@ impl Panel for ClassificationPanel {
             max_steps: MAX_STEPS,
             ..FastSettings::default()
         };
-        let run = Checkpointed::start(FastRvmClassifier::new(problem, options)?, FIRST_SLICE)?;
+        let run = Checkpointed::start(FastRvmClassifier::new(problem, options)?, &mut Budget::units(FIRST_SLICE))?;
         let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
-        let comparison = (data.x.len() <= COMPARE_MAX_N).then_some(Comparison::Waiting(design, t));
+        // A comparison that cannot start is left out, as the fast run is the panel's.
+        let comparison = (data.x.len() <= COMPARE_MAX_N)
+            .then(|| ClassifierStart::new(design, t, ClassifierSettings::default()).ok())
+            .flatten()
+            .map(|start| Comparison::Starting(Box::new(start)));
         Ok(Self { range: square_around(&data.x), data, width: settings.width, replay, comparison })
     }
 
@@ -287,18 +295,20 @@ impl Panel for ClassificationPanel {
         Some(&mut self.replay)
     }
 
-    /// The fast run's recording, then the classic comparison (set up, then swept), for at
-    /// most `budget` units (a fast step costs one per candidate, a sweep one).
-    fn work(&mut self, budget: usize) -> bool {
+    /// The fast run's recording, then the classic comparison (set up, then swept), within
+    /// `budget` (a fast step costs one unit per candidate, a sweep one).
+    fn work(&mut self, budget: &mut Budget) -> bool {
         if self.replay.record_more(budget) {
             return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
         }
         match self.comparison.take() {
-            Some(Comparison::Waiting(design, t)) => {
-                // A comparison that cannot start is left out, as the fast run is the panel's.
-                self.comparison = ClassicRvmClassifier::new(design, t, ClassifierSettings::default())
-                    .ok()
-                    .map(|run| Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS))));
+            Some(Comparison::Starting(mut start)) => {
+                // A comparison whose first fit fails is left out, as the fast run is the panel's.
+                self.comparison = match start.step_within(budget) {
+                    Ok(None) => Some(Comparison::Starting(start)),
+                    Ok(Some(run)) => Some(Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS)))),
+                    Err(_) => None,
+                };
                 self.comparison.is_some()
             }
             Some(Comparison::Running(mut run)) => {

@@ -17,15 +17,16 @@ use crate::app::fast_steps::{self, action_colour};
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
-use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
+use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
-use crate::basis::{kernel_centre, kernel_column, kernel_design};
+use crate::basis::{KernelDesignInSlices, kernel_centre, kernel_column};
 use crate::data::Dataset;
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
+use crate::linalg::MULTIPLY_ADDS_PER_UNIT;
 use crate::plot::fit::widen;
 use crate::plot::lambda::LambdaChart;
 use crate::plot::predictive::PredictiveScene;
@@ -34,6 +35,7 @@ use crate::rvm::classic::ClassicSettings;
 use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
+use crate::solver::Budget;
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
 const MAX_N: usize = 2000;
@@ -143,36 +145,111 @@ fn parse_highlight(text: &str) -> Result<Option<usize>> {
     }
 }
 
-/// The whole fast run with the step shown, and the comparison runs.
+/// The data, the fast run (being prepared, or recorded with the step shown), and the
+/// comparison runs.
 #[derive(Debug, Clone)]
 pub struct FastRvmPanel {
     data: Dataset,
     width: f64,
     noise: f64,
-    /// The fast run to its end, and the step shown.
+    run: Run,
+    /// The basis function drawn highlighted, a column of Φ.
+    highlight: Option<usize>,
+}
+
+/// The fast run: its design being filled (a large data set: the data drawn meanwhile), or
+/// recorded.
+#[derive(Debug, Clone)]
+enum Run {
+    /// The design in bands, then the problem and the first steps; the player keeps the step
+    /// asked for.
+    Starting {
+        start: Box<FastStart>,
+        waiting: Waiting,
+    },
+    Recording(Box<Recording>),
+    /// The preparation failed after its first slice: the data stay, with the reason.
+    Failed(Error),
+}
+
+/// The fast run to its end and the step shown, and the comparison runs.
+#[derive(Debug, Clone)]
+struct Recording {
     replay: Replay<Checkpointed<FastRvm>>,
     /// Classic and EM, when N ≤ [`COMPARE_MAX_N`].
     comparisons: Vec<(&'static str, Background<ClassicRvm>)>,
     /// The reason classic or EM could not start, if one could not.
     comparison_error: Option<Error>,
-    /// The basis function drawn highlighted, a column of Φ.
-    highlight: Option<usize>,
+}
+
+/// What the fast run starts from: the kernel design, filled a band at a time
+/// ([`KernelDesignInSlices`]: N²/2 exponentials, tens of milliseconds at N = 2000), then
+/// the problem (Φᵀt and ‖φₘ‖²), the run and its first steps.
+#[derive(Debug, Clone)]
+struct FastStart {
+    design: KernelDesignInSlices,
+    t: DVector<f64>,
+    options: FastSettings,
+    /// Whether classic and EM run beside it (N ≤ [`COMPARE_MAX_N`]).
+    compare: bool,
+}
+
+impl FastStart {
+    /// Works on the design within `budget`, then makes the problem, starts the run and
+    /// records its first steps and, for N ≤ [`COMPARE_MAX_N`], sets up the comparisons;
+    /// the recording once that is done.
+    ///
+    /// # Errors
+    /// What [`Problem::new`], [`FastRvm::new`] and the first steps refuse.
+    fn step_within(&mut self, budget: &mut Budget, frame: usize) -> Result<Option<Recording>> {
+        let Some(phi) = self.design.step_within(budget) else { return Ok(None) };
+        let t = std::mem::replace(&mut self.t, DVector::zeros(0));
+        let problem = Arc::new(Problem::new(phi, t)?);
+        budget.spend(problem.n() * problem.m() / MULTIPLY_ADDS_PER_UNIT + 1);
+        let run = Checkpointed::start(FastRvm::new(problem.clone(), self.options)?, budget)?;
+        let replay = Replay::new(run, Some(FRAME_KEY), frame);
+        let (mut comparisons, mut comparison_error) = (vec![], None);
+        if self.compare {
+            for (name, rule, max_sweeps) in [("classic", Rule::MacKay, CLASSIC_SWEEPS), ("em", Rule::Em, EM_SWEEPS)] {
+                let classic = ClassicSettings {
+                    beta: self.options.beta,
+                    estimate_noise: self.options.estimate_noise,
+                    max_sweeps,
+                    ..ClassicSettings::with_rule(rule)
+                };
+                match ClassicRvm::new(problem.clone(), classic) {
+                    Ok(run) => comparisons.push((name, Background::new(run, max_sweeps))),
+                    Err(error) => comparison_error = Some(error),
+                }
+            }
+        }
+        Ok(Some(Recording { replay, comparisons, comparison_error }))
+    }
 }
 
 impl FastRvmPanel {
-    /// The run at the step shown.
-    pub fn current(&self) -> &FastRvm {
-        self.replay.frames().current()
+    /// The recording, once the run is prepared.
+    fn recording(&self) -> Option<&Recording> {
+        match &self.run {
+            Run::Recording(recording) => Some(recording),
+            _ => None,
+        }
     }
 
-    /// Every event of the run to its end.
+    /// The run at the step shown, once it is prepared.
+    pub fn current(&self) -> Option<&FastRvm> {
+        self.recording().map(|r| r.replay.frames().current())
+    }
+
+    /// Every event of the run to its end (none while it is prepared).
     pub fn events(&self) -> &[Event] {
-        self.replay.frames().end().events()
+        self.recording().map_or(&[], |r| r.replay.frames().end().events())
     }
 
-    /// The event of the step shown.
-    fn event(&self) -> &Event {
-        &self.events()[self.replay.shown()]
+    /// The step shown and its event, once the run is prepared.
+    fn event(&self) -> Option<(usize, &Event)> {
+        let shown = self.recording()?.replay.shown();
+        Some((shown, &self.events()[shown]))
     }
 
     /// Column m of the design as a function of x.
@@ -184,23 +261,31 @@ impl FastRvmPanel {
         self.data.x.iter().copied().zip(self.data.t.iter().copied()).collect()
     }
 
-    /// The predictive mean and band of the model at the step shown (PRML 7.90–7.91).
+    /// The predictive mean and band of the model at the step shown (PRML 7.90–7.91); no
+    /// curve before the run is prepared.
     fn scene(&self) -> PredictiveScene {
-        let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
-        let run = self.current();
-        let (mean, std_dev) = grid
-            .iter()
-            .map(|&x| {
-                let phi = DVector::from_iterator(run.active().len(), run.active().iter().map(|&m| self.column(m, x)));
-                let (mean, variance) = predict(run.mean(), run.covariance(), run.beta(), &phi);
-                (mean, variance.sqrt())
-            })
-            .unzip();
+        let mut grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
+        let truth = grid.iter().map(|&x| (x, crate::data::Sinusoid::truth(x))).collect();
+        let (mean, std_dev) = match self.current() {
+            Some(run) => grid
+                .iter()
+                .map(|&x| {
+                    let active = run.active().iter().map(|&m| self.column(m, x));
+                    let phi = DVector::from_iterator(run.active().len(), active);
+                    let (mean, variance) = predict(run.mean(), run.covariance(), run.beta(), &phi);
+                    (mean, variance.sqrt())
+                })
+                .unzip(),
+            None => {
+                grid.clear();
+                (vec![], vec![])
+            }
+        };
         PredictiveScene {
             x_range: X_RANGE,
             y_range: widen(self.data.t.iter().copied(), (-1.5, 1.5), 0.1),
             points: self.points(),
-            truth: grid.iter().map(|&x| (x, crate::data::Sinusoid::truth(x))).collect(),
+            truth,
             grid,
             mean,
             std_dev,
@@ -221,7 +306,7 @@ impl FastRvmPanel {
         let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
         let mut chart = axes(area, &spec, scale)?;
         crate::plot::predictive::draw_scene(&mut chart, &scene, scale)?;
-        let run = self.current();
+        let Some(run) = self.current() else { return Ok(area_of(&chart)) };
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
         };
@@ -270,7 +355,7 @@ impl FastRvmPanel {
     /// λ(α) of the highlighted φₘ at the step shown (PRML 7.97), its current α marked (∞
     /// while it is out of the model).
     fn highlight_lambda(&self, m: usize) -> Option<LambdaChart> {
-        let run = self.current();
+        let run = self.current()?;
         let (s, q) = run.sparsity_quality(m);
         let alpha = run.active().iter().position(|&a| a == m).map_or(f64::INFINITY, |i| run.alpha()[i]);
         let curve = LambdaCurve {
@@ -290,7 +375,7 @@ impl FastRvmPanel {
         scale: f64,
         labels: &Labels,
     ) -> Result<()> {
-        let event = self.event();
+        let Some((_, event)) = self.event() else { return Ok(()) };
         let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
         let height = 0.8 * clip.1;
         let style = colour.stroke_width(px(3.0, scale));
@@ -309,7 +394,9 @@ impl FastRvmPanel {
 
     /// The reason classic or EM could not run, if one could not.
     fn comparison_failure(&self) -> Option<&Error> {
-        self.comparison_error.as_ref().or_else(|| self.comparisons.iter().find_map(|(_, c)| c.failure()))
+        let recording = self.recording()?;
+        let failed = || recording.comparisons.iter().find_map(|(_, c)| c.failure());
+        recording.comparison_error.as_ref().or_else(failed)
     }
 }
 
@@ -332,11 +419,12 @@ impl Panel for FastRvmPanel {
     const LAYOUT: Layout = Layout { play_speed: 1, ..Layout::DEFAULT };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, HIGHLIGHT_KEY];
 
+    /// The data, then the run's preparation and its first steps in a first slice (a
+    /// design of N ≲ 700 and the whole run of a small problem are done in it); the rest in
+    /// [`Panel::work`].
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
         let data = settings.run.data.dataset()?;
         let highlight = check_highlight(settings.highlight, data.x.len())?;
-        let design = kernel_design(&data.x, settings.width, true)?;
-        let problem = Arc::new(Problem::new(design, DVector::from_column_slice(&data.t))?);
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
         let options = FastSettings {
             selection: settings.selection,
@@ -346,25 +434,19 @@ impl Panel for FastRvmPanel {
             seed: settings.run.data.seed,
             max_steps: MAX_STEPS,
         };
-        let run = Checkpointed::start(FastRvm::new(problem.clone(), options)?, FIRST_SLICE)?;
-        let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
-        let (mut comparisons, mut comparison_error) = (vec![], None);
-        if data.x.len() <= COMPARE_MAX_N {
-            for (name, rule, max_sweeps) in [("classic", Rule::MacKay, CLASSIC_SWEEPS), ("em", Rule::Em, EM_SWEEPS)] {
-                let classic = ClassicSettings {
-                    beta,
-                    estimate_noise: settings.estimate_noise,
-                    max_sweeps,
-                    ..ClassicSettings::with_rule(rule)
-                };
-                match ClassicRvm::new(problem.clone(), classic) {
-                    Ok(run) => comparisons.push((name, Background::new(run, max_sweeps))),
-                    Err(error) => comparison_error = Some(error),
-                }
-            }
-        }
+        let mut start = Box::new(FastStart {
+            design: KernelDesignInSlices::new(&data.x, settings.width, true)?,
+            t: DVector::from_column_slice(&data.t),
+            options,
+            compare: data.x.len() <= COMPARE_MAX_N,
+        });
+        let frame = settings.run.frame;
+        let run = match start.step_within(&mut Budget::units(FIRST_SLICE), frame)? {
+            Some(recording) => Run::Recording(Box::new(recording)),
+            None => Run::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
+        };
         let noise = settings.run.data.noise;
-        Ok(Self { noise, data, width: settings.width, replay, comparisons, comparison_error, highlight })
+        Ok(Self { noise, data, width: settings.width, run, highlight })
     }
 
     /// Another highlighted basis function: the run stays.
@@ -385,7 +467,7 @@ impl Panel for FastRvmPanel {
         };
         let area = self.draw_data(&main, scale, labels)?;
         let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
-        let shown = self.replay.shown();
+        let Some((shown, _)) = self.event() else { return Ok(area) };
         fast_steps::likelihood_chart(self.events(), shown, ("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
         let lambda =
             self.highlight.map_or_else(|| fast_steps::lambda_chart(self.events(), shown), |m| self.highlight_lambda(m));
@@ -396,30 +478,39 @@ impl Panel for FastRvmPanel {
     }
 
     fn report(&self) -> Report {
-        let run = self.current();
+        let mut messages = vec![];
+        if self.data.x.len() > COMPARE_MAX_N {
+            messages.push(Message::info("comparison-skipped", [("max", COMPARE_MAX_N.to_string())]));
+        }
+        let recording = match &self.run {
+            Run::Recording(recording) => recording,
+            Run::Starting { .. } => return Report { messages, legend: self.legend(), ..Report::default() },
+            Run::Failed(error) => {
+                let args = [("step", "0".to_owned()), ("reason", error.to_string())];
+                messages.push(Message::warning("fast-run-failed", args));
+                return Report { messages, legend: self.legend(), ..Report::default() };
+            }
+        };
+        let (replay, shown) = (&recording.replay, recording.replay.shown());
+        let run = replay.frames().current();
         let readouts = vec![
-            Readout { key: "step", value: self.replay.shown() as f64 },
+            Readout { key: "step", value: shown as f64 },
             Readout { key: "relevance-vectors", value: run.active().len() as f64 },
             Readout { key: "log-ml", value: run.log_ml() },
             Readout { key: "noise-precision", value: run.beta() },
             Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
             Readout { key: "true-noise-sd", value: self.noise },
-            Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
+            Readout { key: "steps-to-converge", value: replay.position().1 as f64 },
         ];
-        let background: Vec<_> = self.comparisons.iter().map(|(name, c)| (*name, c)).collect();
-        let methods =
-            fast_steps::methods_table("methods", self.events(), self.replay.frames().elapsed_ms(), &background);
-        let mut messages = vec![];
-        if self.data.x.len() > COMPARE_MAX_N {
-            messages.push(Message::info("comparison-skipped", [("max", COMPARE_MAX_N.to_string())]));
-        }
+        let background: Vec<_> = recording.comparisons.iter().map(|(name, c)| (*name, c)).collect();
+        let methods = fast_steps::methods_table("methods", self.events(), replay.frames().elapsed_ms(), &background);
         if let Some(error) = self.comparison_failure() {
             messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
         }
-        messages.extend(fast_steps::run_messages(self.replay.frames(), MAX_STEPS));
+        messages.extend(fast_steps::run_messages(replay.frames(), MAX_STEPS));
         Report {
             readouts,
-            tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
+            tables: vec![fast_steps::events_table(self.events(), shown), methods],
             messages,
             legend: self.legend(),
             ..Report::default()
@@ -431,35 +522,63 @@ impl Panel for FastRvmPanel {
     }
 
     fn player(&self) -> Option<&dyn Player> {
-        Some(&self.replay)
+        match &self.run {
+            Run::Recording(recording) => Some(&recording.replay),
+            Run::Starting { waiting, .. } => Some(waiting),
+            Run::Failed(_) => None,
+        }
     }
 
     fn player_mut(&mut self) -> Option<&mut dyn Player> {
-        Some(&mut self.replay)
+        match &mut self.run {
+            Run::Recording(recording) => Some(&mut recording.replay),
+            Run::Starting { waiting, .. } => Some(waiting),
+            Run::Failed(_) => None,
+        }
     }
 
-    /// The fast run's recording, then classic and EM in turn, for at most `budget` units in
-    /// all (a fast step costs one per candidate, a sweep one).
-    fn work(&mut self, budget: usize) -> bool {
-        if self.replay.record_more(budget) {
-            return self.replay.frames().is_growing() || self.comparisons.iter().any(|(_, c)| !c.is_done());
+    /// The run's preparation, its recording, then classic and EM in turn, within `budget` (a
+    /// fast step costs one unit per candidate, a sweep one).
+    fn work(&mut self, budget: &mut Budget) -> bool {
+        if let Run::Starting { start, waiting } = &mut self.run {
+            self.run = match start.step_within(budget, waiting.frame) {
+                Ok(None) => return true,
+                Ok(Some(recording)) => Run::Recording(Box::new(recording)),
+                Err(error) => Run::Failed(error),
+            };
+            if !budget.allows() {
+                return matches!(self.run, Run::Recording(_));
+            }
         }
-        let mut left = budget.max(1);
-        for (_, comparison) in &mut self.comparisons {
-            if left == 0 {
+        let Run::Recording(recording) = &mut self.run else { return false };
+        let Recording { replay, comparisons, .. } = recording.as_mut();
+        if replay.record_more(budget) {
+            return replay.frames().is_growing() || comparisons.iter().any(|(_, c)| !c.is_done());
+        }
+        for (_, comparison) in comparisons.iter_mut() {
+            if !comparison.is_done() {
+                comparison.work(budget, |_| {});
+            }
+            if !budget.allows() {
                 break;
             }
-            left = left.saturating_sub(comparison.work(left, |_| {}));
         }
-        self.comparisons.iter().any(|(_, c)| !c.is_done())
+        comparisons.iter().any(|(_, c)| !c.is_done())
     }
 
+    /// The design's bands while it is filled; then the steps recorded and the comparisons'
+    /// sweeps.
     fn work_progress(&self) -> Option<(usize, usize)> {
-        let fast = self.replay.frames().progress(MAX_STEPS);
-        if self.comparisons.is_empty() && fast.0 == fast.1 {
+        let recording = match &self.run {
+            Run::Recording(recording) => recording,
+            Run::Starting { start, .. } => return Some(start.design.progress()),
+            Run::Failed(_) => return None,
+        };
+        let fast = recording.replay.frames().progress(MAX_STEPS);
+        if recording.comparisons.is_empty() && fast.0 == fast.1 {
             return None;
         }
-        let progress = self.comparisons.iter().map(|(_, c)| c.progress());
+        let progress = recording.comparisons.iter().map(|(_, c)| c.progress());
         Some(progress.fold(fast, |(done, all), (d, a)| (done + d, all + a)))
     }
 }
@@ -481,5 +600,43 @@ impl FastRvmPanel {
             legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
         }
         legend
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::PanelModel;
+    use crate::app::panel::Live;
+    use crate::basis::kernel_design;
+    use crate::solver::Solver;
+
+    #[test]
+    fn a_large_run_is_prepared_in_the_background_the_step_asked_for_kept() {
+        let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
+        panel.set("N", "2000").unwrap();
+        panel.set("step", "3").unwrap();
+        assert!(panel.panel().current().is_none(), "the design of N = 2000 is more than a first slice");
+        let report = panel.report();
+        assert_eq!((report.position, report.readouts.len()), (Some((0, 0)), 0));
+        let (done, total) = report.work.unwrap();
+        assert!(done < total && total == 2000, "{done} of {total} columns");
+        let mut slices = 0;
+        while panel.work(Budget::units(FIRST_SLICE)) {
+            slices += 1;
+        }
+        assert!(slices > 3, "{slices}");
+        assert_eq!(panel.report().position.map(|p| p.0), Some(3), "the step asked for while it was prepared");
+        assert_eq!(panel.value("step").as_deref(), Some("3"));
+        // The same run as one from the whole design at once.
+        let mut settings = FastRvmSettings::default().run.data;
+        settings.n = 2000;
+        let data = settings.dataset().unwrap();
+        let problem =
+            Arc::new(Problem::new(kernel_design(&data.x, 0.1, true).unwrap(), DVector::from_vec(data.t)).unwrap());
+        let options = FastSettings { seed: settings.seed, max_steps: MAX_STEPS, ..FastSettings::default() };
+        let mut whole = FastRvm::new(problem, options).unwrap();
+        whole.run().unwrap();
+        assert_eq!(panel.panel().events(), whole.events());
     }
 }

@@ -2,14 +2,19 @@
 //! with the same learning rate — their loss against iteration side by side, the lecture's
 //! epoch / batch size / iteration table, and for M = 2 the paths in weight space over the
 //! error surface, with the least-squares point marked.
+//!
+//! The runs are up to 40 000 updates of O(N·M) each: the first ones are made when the panel
+//! computes, the rest in the background ([`Panel::work`]), the animation showing their ends
+//! as they grow.
 
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::app::background::Background;
 use crate::app::panel::{Grab, Panel};
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
-use crate::app::replay::{Player, Replay};
+use crate::app::replay::{FIRST_SLICE, Player, Replay};
 use crate::app::report::{Cell, Message, Readout, Report, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
@@ -23,7 +28,7 @@ use crate::linear::least_squares;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{SurfaceChart, SurfacePath};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
-use crate::solver::{Solver, Termination};
+use crate::solver::{Budget, Solver, Termination};
 
 /// Colours of BGD, SGD and MBGD.
 /// (MBGD is reddish purple, not green: the dashed green curve is the truth sin 2πx.)
@@ -143,22 +148,34 @@ fn parse_start(text: &str) -> Result<Option<(f64, f64)>> {
 /// The three runs, how far the animation has got, and what stays fixed while it plays.
 #[derive(Debug, Clone)]
 pub struct GradientPanel {
-    /// The three runs to their ends, and the updates shown so far (the same count for
-    /// every run, capped by its length).
-    replay: Replay<Vec<GradientDescent>>,
+    /// The three runs as far as they have got (to their ends once the work is done), and
+    /// the updates shown so far (the same count for every run, capped by its length).
+    replay: Replay<Vec<Background<GradientDescent>>>,
+    /// The design and the targets, for the error surface once the paths are whole.
+    phi: DMatrix<f64>,
+    t: DVector<f64>,
     basis: Basis,
     least_squares: DVector<f64>,
     minimum_loss: f64,
     n: usize,
-    /// The error surface (M = 2) and its contour lines.
+    /// The error surface (M = 2) and its contour lines, over the paths so far.
     surface: Option<(Surface, Contours)>,
     points: Vec<(f64, f64)>,
 }
 
 impl GradientPanel {
     /// The three runs: BGD, SGD, MBGD.
-    pub fn runs(&self) -> &[GradientDescent] {
-        self.replay.frames()
+    pub fn runs(&self) -> Vec<&GradientDescent> {
+        self.replay.frames().iter().map(Background::run).collect()
+    }
+
+    /// The error surface over the least-squares point and the paths so far (M = 2).
+    fn surface(&self) -> Option<(Surface, Contours)> {
+        (self.basis.len() == 2).then(|| {
+            let surface = error_surface(&self.phi, &self.t, &self.runs(), &self.least_squares);
+            let contours = surface.contours();
+            (surface, contours)
+        })
     }
 
     /// Updates shown so far.
@@ -168,7 +185,7 @@ impl GradientPanel {
 
     /// Run `k`'s history up to the frame shown: (iteration, weights, loss).
     fn visible(&self, k: usize) -> (&[DVector<f64>], &[f64]) {
-        let run = &self.runs()[k];
+        let run = self.replay.frames()[k].run();
         let end = (self.shown() + 1).min(run.path().len());
         (&run.path()[..end], &run.losses()[..end])
     }
@@ -259,7 +276,7 @@ fn schedules(batch: usize) -> [Schedule; 3] {
 
 /// The error surface E(w) = ½‖t − Φw‖² (lecture notes on linear models, eq 10) over a
 /// window holding the least-squares point and every iterate.
-fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[GradientDescent], ls: &DVector<f64>) -> Surface {
+fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[&GradientDescent], ls: &DVector<f64>) -> Surface {
     let ws = runs.iter().flat_map(|r| r.path().iter()).chain(std::iter::once(ls));
     let (mut x, mut y) = ((ls[0], ls[0]), (ls[1], ls[1]));
     for w in ws {
@@ -288,6 +305,7 @@ impl Panel for GradientPanel {
             Some((a, b)) if basis.len() == 2 => DVector::from_vec(vec![a, b]),
             _ => DVector::zeros(basis.len()),
         };
+        let n = data.len();
         let runs = schedules(settings.batch)
             .into_iter()
             .map(|schedule| {
@@ -299,21 +317,19 @@ impl Panel for GradientPanel {
                     ridge: 0.0,
                     tolerance: 0.0,
                 };
-                let mut run = GradientDescent::new(phi.clone(), data.t.clone(), initial.clone(), gd)?;
-                run.run()?;
-                Ok(run)
+                let run = GradientDescent::new(phi.clone(), data.t.clone(), initial.clone(), gd)?;
+                Ok(Background::new(run, iterations_per_epoch(n, schedule) * settings.epochs))
             })
             .collect::<Result<Vec<_>>>()?;
-        let t = DVector::from_column_slice(&data.t);
-        let surface = (basis.len() == 2).then(|| {
-            let surface = error_surface(&phi, &t, &runs, &least_squares);
-            let contours = surface.contours();
-            (surface, contours)
-        });
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
-        // The animation opens at its end: every path whole.
+        // The animation opens at its end: every path whole (as far as it has got).
         let replay = Replay::new(runs, None, usize::MAX);
-        Ok(Self { replay, basis, least_squares, minimum_loss, n: data.len(), surface, points })
+        let t = DVector::from_column_slice(&data.t);
+        let mut panel = Self { replay, phi, t, basis, least_squares, minimum_loss, n, surface: None, points };
+        // A first slice: the whole of small runs (the defaults), at once.
+        panel.work(&mut Budget::units(FIRST_SLICE));
+        panel.surface = panel.surface();
+        Ok(panel)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -362,6 +378,29 @@ impl Panel for GradientPanel {
 
     fn player_mut(&mut self) -> Option<&mut dyn Player> {
         Some(&mut self.replay)
+    }
+
+    /// The three runs in turn within `budget` (an update a unit), the ends shown as they
+    /// grow; the error surface over the whole paths once they are done.
+    fn work(&mut self, budget: &mut Budget) -> bool {
+        let growing = self.replay.frames().iter().any(|run| !run.is_done());
+        for run in self.replay.frames_mut() {
+            if !run.is_done() && budget.allows() {
+                run.work(budget, |_| {});
+            }
+        }
+        self.replay.catch_up();
+        let done = self.replay.frames().iter().all(Background::is_done);
+        if growing && done {
+            self.surface = self.surface();
+        }
+        !done
+    }
+
+    /// Updates made so far and in all (the schedules' epochs × updates per epoch).
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        let progress = self.replay.frames().iter().map(Background::progress);
+        Some(progress.fold((0, 0), |(done, all), (d, a)| (done + d, all + a)))
     }
 }
 
@@ -419,7 +458,7 @@ impl GradientPanel {
     /// Notes on the state (e.g. "diverged at iteration k").
     fn messages(&self) -> Vec<Message> {
         let mut messages = vec![];
-        for (run, name) in self.runs().iter().zip(NAMES) {
+        for (run, name) in self.runs().into_iter().zip(NAMES) {
             if let Some(Termination::Diverged { iteration }) = run.status().termination() {
                 let args = Vec::from([("method", name.to_owned()), ("iteration", iteration.to_string())]);
                 messages.push(Message { code: "diverged".into(), args, warning: true });
@@ -489,5 +528,28 @@ mod tests {
         assert_eq!(panel.value("start").as_deref(), Some("-1:2"));
         let first = &panel.panel().runs()[0].path()[0];
         assert_eq!((first[0], first[1]), (-1.0, 2.0));
+    }
+
+    #[test]
+    fn long_runs_grow_in_the_background_to_the_runs_made_at_once() {
+        let mut panel = Live::<GradientPanel>::try_default().unwrap();
+        panel.set("N", "200").unwrap();
+        panel.set("epochs", "200").unwrap();
+        let (done, total) = panel.report().work.unwrap();
+        // BGD one update an epoch, SGD 200, MBGD (b = 5) 40.
+        assert_eq!(total, 200 * (1 + 200 + 40));
+        assert!(done < total, "{done} of {total} in the first slice");
+        while panel.work(Budget::units(FIRST_SLICE)) {}
+        assert_eq!(panel.report().work, Some((total, total)));
+        assert_eq!(panel.report().position, Some((40_000, 40_000)), "the animation at the end of SGD");
+        let settings = panel.settings().clone();
+        let data = settings.data.dataset().unwrap();
+        let phi = settings.basis.basis(&data.x).unwrap().design_matrix(&data.x).unwrap();
+        for (run, schedule) in panel.panel().runs().into_iter().zip(schedules(settings.batch)) {
+            let gd = GradientDescentSettings { schedule, ..*run.settings() };
+            let mut whole = GradientDescent::new(phi.clone(), data.t.clone(), DVector::zeros(phi.ncols()), gd).unwrap();
+            whole.run().unwrap();
+            assert_eq!(run.path(), whole.path(), "{schedule:?}");
+        }
     }
 }

@@ -4,20 +4,26 @@
 //! colour, the decision boundaries, the relevance vectors ringed, and the Laplace L and the
 //! number of relevance vectors against sweep.
 //!
-//! Early sweeps factorise a Hessian of up to K(N + 1) rows, tens of milliseconds each, so
-//! the sweeps run in the background a few per frame ([`Panel::work`]) and every sweep's
-//! result is kept ([`Recorded`]): the player steps through the sweeps computed so far.
+//! The first fit and the early sweeps factorise a Hessian of up to K(N + 1) rows, tens of
+//! milliseconds each in the browser, so they run in the background in pieces
+//! ([`Panel::work`]; [`MulticlassStart`] and [`Solver::step_within`]), the data drawn at once
+//! and the map once the first fit is there; every sweep's result is kept ([`Recorded`]):
+//! the player steps through the sweeps computed so far.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use nalgebra::DMatrix;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real};
-use crate::app::replay::{Player, Recorded, Replay};
+use crate::app::replay::{FIRST_SLICE, Player, Recorded, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
-use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
+use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
@@ -25,8 +31,8 @@ use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
-use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, softmax};
-use crate::solver::Solver;
+use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, MulticlassStart, softmax};
+use crate::solver::{Budget, Solver};
 
 /// Most data points: the first sweeps factorise a 3(N + 1)-row Hessian.
 const MAX_N: usize = 150;
@@ -81,25 +87,53 @@ impl Settings for MulticlassSettings {
     }
 }
 
-/// The run, the fit after every sweep so far, and the sweep shown.
+/// The sweeps recorded so far and the sweep shown.
+type Sweeps = Replay<Recorded<ClassicMulticlassRvm, MulticlassFit>>;
+
+/// The first fit being computed, or the sweeps after it.
+#[derive(Debug, Clone)]
+enum Fitting {
+    /// The mode at the starting α, searched for in pieces; the player keeps the sweep asked
+    /// for.
+    Starting {
+        start: Box<MulticlassStart>,
+        waiting: Waiting,
+    },
+    Sweeping(Box<Sweeps>),
+    /// The first fit failed in the background (after its first slice): the data stay.
+    Failed(Error),
+}
+
+/// The data, the first fit or the sweeps, and the map of the sweep shown.
 #[derive(Debug, Clone)]
 pub struct MulticlassPanel {
     data: LabelledPoints,
     width: f64,
-    /// The sweeps so far, their fits, and the sweep shown.
-    replay: Replay<Recorded<ClassicMulticlassRvm, MulticlassFit>>,
+    classes: usize,
+    fitting: Fitting,
     range: ((f64, f64), (f64, f64)),
+    /// The class map of the sweep shown, computed once per sweep (redraws reuse it).
+    map: RefCell<Option<(usize, Rc<ClassMap>)>>,
 }
 
 impl MulticlassPanel {
-    /// The fit after every sweep so far.
-    fn fits(&self) -> &[MulticlassFit] {
-        self.replay.frames().records()
+    /// The sweeps, once the first fit is there.
+    fn sweeps(&self) -> Option<&Sweeps> {
+        match &self.fitting {
+            Fitting::Sweeping(sweeps) => Some(sweeps),
+            _ => None,
+        }
     }
 
-    /// The fit shown.
-    fn fit(&self) -> &MulticlassFit {
-        &self.fits()[self.replay.shown()]
+    /// The fit after every sweep so far (none before the first fit).
+    fn fits(&self) -> &[MulticlassFit] {
+        self.sweeps().map_or(&[], |sweeps| sweeps.frames().records())
+    }
+
+    /// The sweep shown and its fit, once the first fit is there.
+    fn fit(&self) -> Option<(usize, &MulticlassFit)> {
+        let shown = self.sweeps()?.shown();
+        Some((shown, &self.fits()[shown]))
     }
 
     /// The input a column of the design is centred on (`None`: the bias, column 0).
@@ -107,30 +141,44 @@ impl MulticlassPanel {
         m.checked_sub(1).and_then(|n| self.data.x.get(n).copied())
     }
 
-    /// p(C_k|x) = softmax(w_kᵀφ(x)) of the fit shown on a [`MAP_CELLS`]² grid (PRML
-    /// 7.120): each class's activation is a kernel expansion, evaluated on the grid.
-    fn map(&self) -> ClassMap {
-        let fit = self.fit();
+    /// The class map of the sweep shown (blank before the first fit), from the cache when
+    /// this sweep's map was computed already.
+    fn map(&self) -> Rc<ClassMap> {
+        let Some((shown, fit)) = self.fit() else {
+            let ((x0, x1), (y0, y1)) = self.range;
+            return Rc::new(ClassMap::blank((x0, x1), (y0, y1), self.classes));
+        };
+        let mut cache = self.map.borrow_mut();
+        match &*cache {
+            Some((sweep, map)) if *sweep == shown => Rc::clone(map),
+            _ => {
+                let map = Rc::new(self.compute_map(fit));
+                *cache = Some((shown, Rc::clone(&map)));
+                map
+            }
+        }
+    }
+
+    /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` on a [`MAP_CELLS`]² grid (PRML 7.120): each
+    /// class's activation is a kernel expansion over the same centres, evaluated on the grid.
+    fn compute_map(&self, fit: &MulticlassFit) -> ClassMap {
         let classes = fit.classes;
         let ((x0, x1), (y0, y1)) = self.range;
         let half = |lo: f64, hi: f64| 0.5 * (hi - lo) / MAP_CELLS as f64;
         let xs = evenly_spaced(x0 + half(x0, x1), x1 - half(x0, x1), MAP_CELLS);
         let ys = evenly_spaced(y0 + half(y0, y1), y1 - half(y0, y1), MAP_CELLS);
-        let activations: Vec<Vec<f64>> = (0..classes)
-            .map(|k| {
-                let (mut centres, mut weights, mut bias) = (vec![], vec![], 0.0);
-                for (&m, w) in fit.relevant.iter().zip(&fit.weights) {
-                    match self.centre(m) {
-                        Some(c) => {
-                            centres.push(c);
-                            weights.push(w[k]);
-                        }
-                        None => bias = w[k],
-                    }
+        let (mut centres, mut rows, mut biases) = (vec![], vec![], vec![0.0; classes]);
+        for (&m, w) in fit.relevant.iter().zip(&fit.weights) {
+            match self.centre(m) {
+                Some(c) => {
+                    centres.push(c);
+                    rows.extend_from_slice(w);
                 }
-                kernel_expansion_on_grid(&xs, &ys, &centres, &weights, bias, self.width)
-            })
-            .collect();
+                None => biases.copy_from_slice(w),
+            }
+        }
+        let weights = DMatrix::from_row_slice(centres.len(), classes, &rows);
+        let activations = kernel_expansions_on_grid(&xs, &ys, &centres, &weights, &biases, self.width);
         let mut probabilities = vec![Vec::with_capacity(MAP_CELLS * MAP_CELLS); classes];
         let mut cell = vec![0.0; classes];
         for i in 0..MAP_CELLS * MAP_CELLS {
@@ -145,21 +193,32 @@ impl MulticlassPanel {
     }
 
     /// L (top) or the number of relevance vectors (bottom) against sweep, to the sweep
-    /// shown in colour, the rest of the run so far faint.
-    fn history_chart(&self, value: fn(&MulticlassFit) -> f64, y_name: (&'static str, &'static str)) -> LineChart {
+    /// shown in colour, the rest of the run so far faint; `None` before the first fit.
+    fn history_chart(
+        &self,
+        value: fn(&MulticlassFit) -> f64,
+        y_name: (&'static str, &'static str),
+    ) -> Option<LineChart> {
+        let (shown, _) = self.fit()?;
         let all: Vec<(f64, f64)> = self.fits().iter().enumerate().map(|(k, f)| (k as f64, value(f))).collect();
-        let shown = all[..=self.replay.shown()].to_vec();
+        let up_to = all[..=shown].to_vec();
         let last = all[all.len() - 1].1;
-        LineChart {
+        Some(LineChart {
             x_range: (0.0, ((all.len() - 1) as f64).max(1.0)),
             y_range: widen(all.iter().map(|p| p.1), (last - 1.0, last + 1.0), 0.05),
             x_name: ("sweep", "sweep"),
             y_name,
             title: None,
-            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(shown, palette::MEAN, 2.0)],
+            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(up_to, palette::MEAN, 2.0)],
             points: vec![],
-            marker: Some(self.replay.shown() as f64),
-        }
+            marker: Some(shown as f64),
+        })
+    }
+
+    /// The sweeps from the first fit `run`, showing `frame` once it is computed.
+    fn sweeps_from(run: ClassicMulticlassRvm, frame: usize) -> Fitting {
+        let sweeps = Recorded::new(run, MAX_SWEEPS, ClassicMulticlassRvm::fit);
+        Fitting::Sweeping(Box::new(Replay::new(sweeps, Some(FRAME_KEY), frame)))
     }
 }
 
@@ -170,6 +229,8 @@ impl Panel for MulticlassPanel {
     const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
+    /// The data and the design; the first fit's first slice (a small problem is fitted in
+    /// it), the rest in [`Panel::work`].
     fn compute(settings: &MulticlassSettings) -> Result<Self> {
         let data = settings.run.data.points()?;
         if data.x.is_empty() {
@@ -177,48 +238,65 @@ impl Panel for MulticlassPanel {
         }
         let design = kernel_design_2d(&data.x, settings.width, true)?;
         let classes = settings.run.data.classes();
-        let run = ClassicMulticlassRvm::new(design, &data.t, classes, ClassifierSettings::default())?;
-        let sweeps = Recorded::new(run, MAX_SWEEPS, ClassicMulticlassRvm::fit);
-        let replay = Replay::new(sweeps, Some(FRAME_KEY), settings.run.frame);
-        Ok(Self { range: square_around(&data.x), data, width: settings.width, replay })
+        let mut start = Box::new(MulticlassStart::new(design, &data.t, classes, ClassifierSettings::default())?);
+        let frame = settings.run.frame;
+        let fitting = match start.step_within(&mut Budget::units(FIRST_SLICE))? {
+            Some(run) => Self::sweeps_from(run, frame),
+            None => Fitting::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
+        };
+        let map = RefCell::new(None);
+        Ok(Self { range: square_around(&data.x), data, width: settings.width, classes, fitting, map })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
-        let fit = self.fit();
+        let relevant =
+            self.fit().map_or(vec![], |(_, fit)| fit.relevant.iter().filter_map(|&m| self.centre(m)).collect());
         let chart = ClassMapChart {
-            map: self.map(),
+            map: ClassMap::clone(&self.map()),
             points: self.data.x.iter().zip(&self.data.t).map(|(&x, &t)| (x, t as usize)).collect(),
-            relevant: fit.relevant.iter().filter_map(|&m| self.centre(m)).collect(),
+            relevant,
             highlight: None,
             title: None,
         };
         let area = chart.draw(&main, scale, labels)?;
         let log_ml = |f: &MulticlassFit| f.log_marginal_likelihood;
-        self.history_chart(log_ml, ("laplace-log-ml", "ln p(T|α) (Laplace)")).draw(&upper, scale, labels)?;
+        if let Some(chart) = self.history_chart(log_ml, ("laplace-log-ml", "ln p(T|α) (Laplace)")) {
+            chart.draw(&upper, scale, labels)?;
+        }
         let relevant = |f: &MulticlassFit| f.relevant.len() as f64;
-        self.history_chart(relevant, ("relevance-vectors", "relevance vectors")).draw(&lower, scale, labels)?;
+        if let Some(chart) = self.history_chart(relevant, ("relevance-vectors", "relevance vectors")) {
+            chart.draw(&lower, scale, labels)?;
+        }
         Ok(area)
     }
 
     fn report(&self) -> Report {
-        let fit = self.fit();
+        let legend = crate::plot::classes::legend(self.classes);
+        let sweeps = match &self.fitting {
+            Fitting::Sweeping(sweeps) => sweeps.frames(),
+            Fitting::Starting { .. } => return Report { legend, ..Report::default() },
+            Fitting::Failed(error) => {
+                let messages = vec![Message::warning("run-failed", [("reason", error.to_string())])];
+                return Report { messages, legend, ..Report::default() };
+            }
+        };
+        let Some((shown, fit)) = self.fit() else { return Report { legend, ..Report::default() } };
         let active = fit.alpha.iter().flatten().filter(|a| a.is_some()).count();
         let readouts = vec![
-            Readout { key: "sweep", value: self.replay.shown() as f64 },
+            Readout { key: "sweep", value: shown as f64 },
             Readout { key: "relevance-vectors", value: fit.relevant.len() as f64 },
             Readout { key: "active-weights", value: active as f64 },
             Readout { key: "laplace-log-ml", value: fit.log_marginal_likelihood },
             Readout { key: "accuracy", value: fit.accuracy },
         ];
-        let sweeps = self.replay.frames();
         let mut messages = vec![];
         if let Some(error) = sweeps.failure() {
             messages.push(Message::warning("run-failed", [("reason", error.to_string())]));
         } else if sweeps.run().is_done() && !sweeps.run().run().status().termination().is_some_and(|t| t.converged()) {
             messages.push(Message::warning("not-converged-sweeps", [("sweeps", MAX_SWEEPS.to_string())]));
         }
-        Report { readouts, messages, legend: crate::plot::classes::legend(fit.classes), ..Report::default() }
+        Report { readouts, messages, legend, ..Report::default() }
     }
 
     fn data_points(settings: &mut MulticlassSettings) -> Option<&mut dyn PointSink> {
@@ -226,27 +304,52 @@ impl Panel for MulticlassPanel {
     }
 
     fn player(&self) -> Option<&dyn Player> {
-        Some(&self.replay)
+        match &self.fitting {
+            Fitting::Sweeping(sweeps) => Some(sweeps.as_ref()),
+            Fitting::Starting { waiting, .. } => Some(waiting),
+            Fitting::Failed(_) => None,
+        }
     }
 
     fn player_mut(&mut self) -> Option<&mut dyn Player> {
-        Some(&mut self.replay)
+        match &mut self.fitting {
+            Fitting::Sweeping(sweeps) => Some(sweeps.as_mut()),
+            Fitting::Starting { waiting, .. } => Some(waiting),
+            Fitting::Failed(_) => None,
+        }
     }
 
-    /// Sweeps for about `budget` units of [`Solver::cost`], the sweep asked for shown once
+    /// The first fit, then the sweeps, within `budget`; the sweep asked for is shown once
     /// it is computed.
-    fn work(&mut self, budget: usize) -> bool {
-        let more = self.replay.frames_mut().extend(budget);
-        self.replay.catch_up();
+    fn work(&mut self, budget: &mut Budget) -> bool {
+        if let Fitting::Starting { start, waiting } = &mut self.fitting {
+            match start.step_within(budget) {
+                Ok(None) => return true,
+                Ok(Some(run)) => self.fitting = Self::sweeps_from(run, waiting.frame),
+                Err(error) => {
+                    self.fitting = Fitting::Failed(error);
+                    return false;
+                }
+            }
+            if !budget.allows() {
+                return true;
+            }
+        }
+        let Fitting::Sweeping(sweeps) = &mut self.fitting else { return false };
+        let more = sweeps.frames_mut().extend(budget);
+        sweeps.catch_up();
         more
     }
 
-    /// Sweeps so far, out of twice as many while it runs (the run's length is unknown).
+    /// Sweeps so far, out of twice as many while it runs (the run's length is unknown);
+    /// 0 of 1 while the first fit is computed.
     fn work_progress(&self) -> Option<(usize, usize)> {
-        let sweeps = self.fits().len() - 1;
-        let done = self.replay.frames().run().is_done();
-        let total = if done { sweeps } else { (self.fits().len() * 2).min(MAX_SWEEPS) };
-        Some((sweeps, total.max(1)))
+        let Some(sweeps) = self.sweeps() else {
+            return matches!(self.fitting, Fitting::Starting { .. }).then_some((0, 1));
+        };
+        let done = self.fits().len() - 1;
+        let total = if sweeps.frames().run().is_done() { done } else { (self.fits().len() * 2).min(MAX_SWEEPS) };
+        Some((done, total.max(1)))
     }
 }
 
@@ -259,15 +362,16 @@ mod tests {
         let mut settings = MulticlassSettings::default();
         settings.run.frame = 5;
         let mut view = MulticlassPanel::compute(&settings).unwrap();
-        assert_eq!(view.replay.shown(), 0, "sweep 5 is not computed yet");
-        while view.work(1_000_000) {}
-        assert!(view.replay.frames().run().run().status().termination().is_some_and(|t| t.converged()));
-        assert_eq!(view.replay.shown(), 5);
+        assert!(view.sweeps().is_none_or(|s| s.shown() == 0), "sweep 5 is not computed yet");
+        while view.work(&mut Budget::unlimited()) {}
+        let sweeps = view.sweeps().unwrap();
+        assert!(sweeps.frames().run().run().status().termination().is_some_and(|t| t.converged()));
+        assert_eq!(sweeps.shown(), 5);
         let last = view.fits().last().unwrap();
         assert!(last.accuracy > 0.85, "{last:?}");
         assert!(last.relevant.len() < 15, "{last:?}");
-        assert!(!view.replay.step(1_000_000));
-        assert_eq!(view.replay.shown(), view.fits().len() - 1);
+        assert!(!view.player_mut().unwrap().step(1_000_000));
+        assert_eq!(view.sweeps().unwrap().shown(), view.fits().len() - 1);
         let map = view.map();
         let total: f64 = (0..3).map(|k| map.probabilities[k][1234]).sum();
         assert!((total - 1.0).abs() < 1e-12);

@@ -22,7 +22,7 @@ use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule
 use crate::linear::regularised::{self, Ista, LassoProblem, LassoSettings};
 use crate::plot::fit::{Curve, LineChart, weight_curves, widen};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette, split_pair};
-use crate::solver::{Solver, Termination};
+use crate::solver::{Budget, Solver, Termination};
 
 /// ln λ covered by the coefficient paths.
 const LN_LAMBDA_RANGE: (f64, f64) = (-12.0, 5.0);
@@ -250,7 +250,7 @@ impl Panel for RegularisationPanel {
         };
         // A first slice, so that small problems are complete at once; a failure of the
         // iterative parts surfaces here, as an error of this change, not in a later frame.
-        panel.lasso.work(FIRST_SLICE, |_| {});
+        panel.lasso.work(&mut Budget::units(FIRST_SLICE), |_| {});
         if let Some(error) = panel.lasso.failure() {
             return Err(error.clone());
         }
@@ -298,34 +298,30 @@ impl Panel for RegularisationPanel {
         }
     }
 
-    /// ISTA at λ first, then ridge by GD, then the lasso path, `budget` iterations at most.
-    fn work(&mut self, budget: usize) -> bool {
-        if self.abandoned {
-            return false;
-        }
-        let mut left = budget.max(1);
-        while left > 0 {
-            let used = if !self.lasso.is_done() {
-                Ok(self.lasso.work(left, |_| {}))
+    /// ISTA at λ first, then ridge by GD, then the lasso path, within `budget` (an
+    /// iteration a unit).
+    fn work(&mut self, budget: &mut Budget) -> bool {
+        let mut first = true;
+        while !self.abandoned && (first || budget.allows()) {
+            first = false;
+            if !self.lasso.is_done() {
+                self.lasso.work(budget, |_| {});
             } else if !self.ridge_gd.is_done() {
-                Ok(self.ridge_gd.work(left, |_| {}))
+                self.ridge_gd.work(budget, |_| {});
             } else {
-                self.work_on_lasso_path()
-            };
+                match self.work_on_lasso_path() {
+                    Ok(0) => return false,
+                    Ok(used) => budget.spend(used),
+                    Err(_) => self.abandoned = true,
+                }
+            }
             // `compute` accepted these inputs, so the solvers have no reason to refuse
             // them now; should one fail anyway, the remaining work is dropped.
-            let failed = self.lasso.failure().is_some() || self.ridge_gd.failure().is_some();
-            match used {
-                Err(_) => self.abandoned = true,
-                _ if failed => self.abandoned = true,
-                Ok(0) => return false,
-                Ok(used) => left = left.saturating_sub(used),
-            }
-            if self.abandoned {
-                return false;
+            if self.lasso.failure().is_some() || self.ridge_gd.failure().is_some() {
+                self.abandoned = true;
             }
         }
-        self.work_progress().is_some_and(|(done, total)| done < total)
+        !self.abandoned && self.work_progress().is_some_and(|(done, total)| done < total)
     }
 
     fn work_progress(&self) -> Option<(usize, usize)> {
@@ -372,7 +368,7 @@ mod tests {
         let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
         let pairs: Vec<_> = query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
         assert!(panel.apply_query(&pairs).is_empty());
-        while panel.work(1_000) {}
+        while panel.work(Budget::units(1_000)) {}
         panel
     }
 
@@ -389,10 +385,10 @@ mod tests {
         let mut panel = Live::<RegularisationPanel>::try_default().unwrap();
         let (done, total) = panel.report().work.unwrap();
         assert!(done < total);
-        assert!(panel.work(100));
-        while panel.work(100) {}
+        assert!(panel.work(Budget::units(100)));
+        while panel.work(Budget::units(100)) {}
         let mut whole = Live::<RegularisationPanel>::try_default().unwrap();
-        while whole.work(usize::MAX) {}
+        while whole.work(Budget::unlimited()) {}
         assert_eq!(panel.panel().ridge_gd(), whole.panel().ridge_gd());
         assert!((&panel.panel().lasso().weights - &whole.panel().lasso().weights).norm() < 1e-8);
     }

@@ -19,9 +19,10 @@ use super::classic::PRUNE_GAMMA;
 
 pub mod fast;
 
+use super::newton::{Found, NewtonSearch, Posterior, SweepUnderWay, SweptInPieces, sweep_within, whole_sweep};
 use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
-use crate::solver::{Solver, Status};
+use crate::solver::{Budget, Solver, Status};
 pub use fast::FastRvmClassifier;
 
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
@@ -194,70 +195,126 @@ fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
 /// [`Error::NotPositiveDefinite`] if H is numerically singular; [`Error::NotConverged`]
 /// after [`IRLS_MAX_ITERATIONS`] steps.
 pub fn irls(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], start: &DVector<f64>) -> Result<Mode> {
-    check(phi, t, alpha)?;
-    if start.len() != phi.ncols() {
-        return Err(Error::DimensionMismatch {
-            what: "starting weights and columns of Φ",
-            expected: phi.ncols(),
-            got: start.len(),
-        });
+    ModeSearch::new(phi.clone(), t.clone(), alpha.to_vec(), start.clone())?.run()
+}
+
+/// The search of [`irls`] one piece at a time ([`NewtonSearch`]): each Newton step is a
+/// pass for y and the gradient, H = ΦᵀBΦ + A as one matrix product, and its factorisation
+/// a column per piece.
+#[derive(Debug, Clone)]
+pub struct ModeSearch {
+    search: NewtonSearch<BinaryPosterior>,
+}
+
+impl ModeSearch {
+    /// Starts the search of [`irls`] on the design `phi` from `start`.
+    ///
+    /// # Errors
+    /// As [`irls`], for bad input.
+    pub fn new(phi: DMatrix<f64>, t: DVector<f64>, alpha: Vec<f64>, start: DVector<f64>) -> Result<Self> {
+        check(&phi, &t, &alpha)?;
+        if start.len() != phi.ncols() {
+            return Err(Error::DimensionMismatch {
+                what: "starting weights and columns of Φ",
+                expected: phi.ncols(),
+                got: start.len(),
+            });
+        }
+        ensure_all_finite("w", start.as_slice())?;
+        Ok(Self { search: NewtonSearch::new(BinaryPosterior { phi, t, alpha }, start) })
     }
-    ensure_all_finite("w", start.as_slice())?;
-    let mut w = start.clone();
-    let mut psi = log_posterior(phi, t, alpha, &w);
-    for iterations in 0..=IRLS_MAX_ITERATIONS {
-        let a = phi * &w;
-        let r = residual(&a, t);
+
+    /// Works on the search within `budget` (at least one piece); the mode once found.
+    ///
+    /// # Errors
+    /// As [`irls`]; the search is then over.
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Mode>> {
+        let Some(found) = self.search.step_within(budget)? else { return Ok(None) };
+        Ok(Some(self.mode(found)))
+    }
+
+    /// The search run to its end.
+    ///
+    /// # Errors
+    /// As [`irls`].
+    pub fn run(mut self) -> Result<Mode> {
+        loop {
+            if let Some(mode) = self.step_within(&mut Budget::unlimited())? {
+                return Ok(mode);
+            }
+        }
+    }
+
+    fn mode(&self, found: Found<DVector<f64>>) -> Mode {
+        let posterior = self.search.posterior();
+        Mode {
+            log_likelihood: log_likelihood(&posterior.phi, &posterior.t, &found.v),
+            w: found.v,
+            y: found.at,
+            factor: found.factor,
+            log_posterior: found.log_posterior,
+            iterations: found.iterations,
+        }
+    }
+}
+
+/// Ψ(w) = ln p(t|w) − ½wᵀAw for the design, targets and precisions of a search; the pass
+/// at w leaves y = σ(Φw) for H = ΦᵀBΦ + A.
+#[derive(Debug, Clone)]
+struct BinaryPosterior {
+    phi: DMatrix<f64>,
+    t: DVector<f64>,
+    alpha: Vec<f64>,
+}
+
+impl Posterior for BinaryPosterior {
+    type At = DVector<f64>;
+    const HESSIAN: &'static str = HESSIAN;
+
+    fn log_posterior(&self, w: &DVector<f64>) -> f64 {
+        log_posterior(&self.phi, &self.t, &self.alpha, w)
+    }
+
+    /// y, the gradient Φᵀ(t − y) − Aw (PRML 7.110) and the size of its terms,
+    /// |Φ|ᵀ|t − y| + |Aw|.
+    fn at(&self, w: &DVector<f64>) -> (DVector<f64>, DVector<f64>, DVector<f64>) {
+        let a = &self.phi * w;
+        let r = residual(&a, &self.t);
         let y = a.map(sigmoid);
-        let mut g = phi.tr_mul(&r);
-        let mut scale = phi.abs().tr_mul(&r.abs());
-        for (i, al) in alpha.iter().enumerate() {
+        let mut g = self.phi.tr_mul(&r);
+        let mut scale = self.phi.abs().tr_mul(&r.abs());
+        for (i, al) in self.alpha.iter().enumerate() {
             g[i] -= al * w[i];
             scale[i] += (al * w[i]).abs();
         }
-        let factor = hessian(phi, &y, alpha)?;
-        if g.norm() <= IRLS_TOLERANCE * scale.norm() {
-            let log_likelihood = log_likelihood(phi, t, &w);
-            return Ok(Mode { w, y, factor, log_posterior: psi, log_likelihood, iterations });
-        }
-        if iterations == IRLS_MAX_ITERATIONS {
-            break;
-        }
-        let step = factor.solve(&g);
-        // The rise Newton's quadratic model predicts, ½gᵀH⁻¹g: once it is below rounding
-        // in Ψ, Ψ cannot judge the step, and the full step is taken.
-        let settled = 0.5 * g.dot(&step) <= SETTLED * (1.0 + psi.abs());
-        let mut lambda = 1.0;
-        let mut moved = false;
-        for _ in 0..MAX_HALVINGS {
-            let trial = &w + &step * lambda;
-            let trial_psi = log_posterior(phi, t, alpha, &trial);
-            if trial_psi >= psi || settled {
-                w = trial;
-                psi = trial_psi;
-                moved = true;
-                break;
-            }
-            lambda *= 0.5;
-        }
-        if !moved {
-            return Err(Error::NotConverged { algorithm: "IRLS", iterations });
-        }
+        (y, g, scale)
     }
-    Err(Error::NotConverged { algorithm: "IRLS", iterations: IRLS_MAX_ITERATIONS })
-}
 
-/// The Cholesky factor of H = ΦᵀBΦ + A, B = diag yₙ(1 − yₙ) (PRML 7.111).
-fn hessian(phi: &DMatrix<f64>, y: &DVector<f64>, alpha: &[f64]) -> Result<CholeskyFactor> {
-    let mut weighted = phi.clone();
-    for (mut row, &yn) in weighted.row_iter_mut().zip(y.iter()) {
-        row *= (yn * (1.0 - yn)).sqrt();
+    fn pass_cost(&self) -> usize {
+        4 * self.phi.nrows() * self.phi.ncols()
     }
-    let mut h = weighted.tr_mul(&weighted);
-    for (i, a) in alpha.iter().enumerate() {
-        h[(i, i)] += a;
+
+    fn hessian_pieces(&self) -> usize {
+        1
     }
-    CholeskyFactor::new(h, HESSIAN)
+
+    /// ΦᵀBΦ, B = diag yₙ(1 − yₙ) (PRML 7.111), as one general matrix product
+    /// (B^½Φ)ᵀ(B^½Φ) (nalgebra's `tr_mul` takes a dot product per entry: several times
+    /// slower).
+    fn hessian_piece(&self, y: &DVector<f64>, _piece: usize, h: &mut DMatrix<f64>) -> usize {
+        let mut weighted = self.phi.clone();
+        for (mut row, &yn) in weighted.row_iter_mut().zip(y.iter()) {
+            row *= (yn * (1.0 - yn)).sqrt();
+        }
+        *h = weighted.transpose() * &weighted;
+        self.phi.nrows() * self.phi.ncols() * self.phi.ncols()
+    }
+
+    fn add_prior(&self, h: &mut DMatrix<f64>) {
+        for (i, a) in self.alpha.iter().enumerate() {
+            h[(i, i)] += a;
+        }
+    }
 }
 
 /// A weight is also pruned once αᵢ > 10¹²‖φᵢ‖²: its prior then holds the contribution
@@ -351,14 +408,42 @@ pub struct ClassicRvmClassifier {
     /// L after every sweep, the starting α first.
     history: Vec<Sweep>,
     converged: bool,
+    /// The sweep under way, when [`Solver::step_within`] left one unfinished.
+    under_way: Option<SweepUnderWay<Proposal>>,
 }
 
-impl ClassicRvmClassifier {
-    /// Every non-zero column of `phi`, each with αᵢ = `settings.initial_alpha`, and the mode
-    /// from w = 0.
+/// A sweep's re-estimate: the columns kept and their α, whether any was pruned, the
+/// largest |Δ ln αᵢ|, and the search for the mode there.
+#[derive(Debug, Clone)]
+pub struct Proposal {
+    active: Vec<usize>,
+    alpha: Vec<f64>,
+    pruned: bool,
+    change: f64,
+    search: ModeSearch,
+}
+
+/// The classic classifier before its first mode: the data checked and every non-zero
+/// column at the starting α, the mode searched for a piece at a time
+/// ([`ClassifierStart::step_within`]), so that a page can go on while the first fit (every
+/// basis function in: the largest Hessian of the run) is computed.
+#[derive(Debug, Clone)]
+pub struct ClassifierStart {
+    phi: DMatrix<f64>,
+    t: DVector<f64>,
+    settings: ClassifierSettings,
+    active: Vec<usize>,
+    alpha: Vec<f64>,
+    search: ModeSearch,
+}
+
+impl ClassifierStart {
+    /// Every non-zero column of `phi`, each with αᵢ = `settings.initial_alpha`, and the
+    /// search for the mode from w = 0.
     ///
     /// # Errors
-    /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0.
+    /// As [`irls`] for bad input; [`Error::OutOfRange`] for an initial α ≤ 0,
+    /// [`Error::NoData`] if every column of Φ is 0.
     pub fn new(phi: DMatrix<f64>, t: DVector<f64>, settings: ClassifierSettings) -> Result<Self> {
         let alpha0 = ensure_positive("α", settings.initial_alpha)?;
         check(&phi, &t, &vec![alpha0; phi.ncols()])?;
@@ -367,14 +452,50 @@ impl ClassicRvmClassifier {
             return Err(Error::NoData);
         }
         let alpha = vec![alpha0; active.len()];
-        let design = phi.select_columns(&active);
-        let mode = irls(&design, &t, &alpha, &DVector::zeros(active.len()))?;
+        let start = DVector::zeros(active.len());
+        let search = ModeSearch::new(phi.select_columns(&active), t.clone(), alpha.clone(), start)?;
+        Ok(Self { phi, t, settings, active, alpha, search })
+    }
+
+    /// Works on the first mode within `budget` (at least one piece); the run, at sweep 0,
+    /// once it is found.
+    ///
+    /// # Errors
+    /// As [`irls`].
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<ClassicRvmClassifier>> {
+        let Some(mode) = self.search.step_within(budget)? else { return Ok(None) };
         let first = Sweep {
-            log_marginal_likelihood: mode.laplace_log_ml(&alpha),
-            relevant: active.len(),
+            log_marginal_likelihood: mode.laplace_log_ml(&self.alpha),
+            relevant: self.active.len(),
             irls_iterations: mode.iterations,
         };
-        Ok(Self { phi, t, settings, active, alpha, mode, history: vec![first], converged: false })
+        Ok(Some(ClassicRvmClassifier {
+            phi: std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)),
+            t: std::mem::replace(&mut self.t, DVector::zeros(0)),
+            settings: self.settings,
+            active: std::mem::take(&mut self.active),
+            alpha: std::mem::take(&mut self.alpha),
+            mode,
+            history: vec![first],
+            converged: false,
+            under_way: None,
+        }))
+    }
+}
+
+impl ClassicRvmClassifier {
+    /// Every non-zero column of `phi`, each with αᵢ = `settings.initial_alpha`, and the mode
+    /// from w = 0: [`ClassifierStart`] run to its end.
+    ///
+    /// # Errors
+    /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0.
+    pub fn new(phi: DMatrix<f64>, t: DVector<f64>, settings: ClassifierSettings) -> Result<Self> {
+        let mut start = ClassifierStart::new(phi, t, settings)?;
+        loop {
+            if let Some(rvm) = start.step_within(&mut Budget::unlimited())? {
+                return Ok(rvm);
+            }
+        }
     }
 
     /// Remaining basis functions, ascending.
@@ -419,7 +540,42 @@ impl Solver for ClassicRvmClassifier {
     /// # Errors
     /// As [`irls`]; the model is then as before the sweep.
     fn next_iter(&mut self) -> Result<Sweep> {
-        let sigma = self.mode.sigma_diagonal();
+        whole_sweep(self)
+    }
+
+    fn status(&self) -> Status {
+        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_sweeps)
+    }
+
+    fn iterations(&self) -> usize {
+        self.history.len() - 1
+    }
+
+    /// The sweep of [`Solver::step`] a piece at a time (an entry of Σ's diagonal, H, a
+    /// column of its factor): [`sweep_within`].
+    ///
+    /// # Errors
+    /// As [`Solver::step`]; the model is then as before the sweep.
+    fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Sweep>> {
+        sweep_within(self, budget)
+    }
+}
+
+impl SweptInPieces for ClassicRvmClassifier {
+    type Proposal = Proposal;
+    type Mode = Mode;
+
+    fn factor(&self) -> &CholeskyFactor {
+        &self.mode.factor
+    }
+
+    fn under_way(&mut self) -> &mut Option<SweepUnderWay<Proposal>> {
+        &mut self.under_way
+    }
+
+    /// γᵢ and the re-estimated αᵢ (7.116), the weights kept, and the search for the mode
+    /// on them from the old weights.
+    fn propose(&self, sigma: &DVector<f64>) -> Result<Proposal> {
         let gamma: Vec<f64> = self.alpha.iter().zip(sigma.iter()).map(|(a, s)| 1.0 - a * s).collect();
         let new_alpha = |j: usize| gamma[j] / (self.mode.w[j] * self.mode.w[j]);
         let (mut keep, mut alpha) = (vec![], vec![]);
@@ -442,26 +598,26 @@ impl Solver for ClassicRvmClassifier {
         }
         let active: Vec<usize> = keep.iter().map(|&j| self.active[j]).collect();
         let start = DVector::from_iterator(keep.len(), keep.iter().map(|&j| self.mode.w[j]));
-        let mode = irls(&self.phi.select_columns(&active), &self.t, &alpha, &start)?;
+        let search = ModeSearch::new(self.phi.select_columns(&active), self.t.clone(), alpha.clone(), start)?;
+        Ok(Proposal { active, alpha, pruned, change, search })
+    }
+
+    fn search(proposal: &mut Proposal, budget: &mut Budget) -> Result<Option<Mode>> {
+        proposal.search.step_within(budget)
+    }
+
+    fn commit(&mut self, proposal: Proposal, mode: Mode) -> Sweep {
         let sweep = Sweep {
-            log_marginal_likelihood: mode.laplace_log_ml(&alpha),
-            relevant: active.len(),
+            log_marginal_likelihood: mode.laplace_log_ml(&proposal.alpha),
+            relevant: proposal.active.len(),
             irls_iterations: mode.iterations,
         };
         self.history.push(sweep);
-        self.active = active;
-        self.alpha = alpha;
+        self.active = proposal.active;
+        self.alpha = proposal.alpha;
         self.mode = mode;
-        self.converged = !pruned && change < self.settings.tolerance;
-        Ok(sweep)
-    }
-
-    fn status(&self) -> Status {
-        Status::of_budgeted(self.converged, self.iterations(), self.settings.max_sweeps)
-    }
-
-    fn iterations(&self) -> usize {
-        self.history.len() - 1
+        self.converged = !proposal.pruned && proposal.change < self.settings.tolerance;
+        sweep
     }
 }
 
@@ -514,5 +670,34 @@ mod tests {
         assert_eq!(irls(&phi, &t, &[1.0, 1.0], &zero).unwrap_err().code(), "dimension-mismatch");
         let t = DVector::from_vec(vec![1.0, f64::NAN]);
         assert_eq!(irls(&phi, &t, &[1.0], &zero).unwrap_err().code(), "not-finite");
+    }
+
+    #[test]
+    fn the_first_fit_and_the_sweeps_in_pieces_are_those_at_once() {
+        let x: [f64; 8] = [0.0, 0.1, 0.2, 0.45, 0.5, 0.7, 0.9, 1.0];
+        let t = DVector::from_vec(vec![0.0, 0.0, 1.0, 0.0, 1.0, 1.0, 0.0, 1.0]);
+        let phi = DMatrix::from_fn(8, 9, |n, m| if m == 0 { 1.0 } else { (-(x[n] - x[m - 1]).powi(2) / 0.05).exp() });
+        let settings = ClassifierSettings::default();
+        let mut whole = ClassicRvmClassifier::new(phi.clone(), t.clone(), settings).unwrap();
+        let mut start = ClassifierStart::new(phi, t, settings).unwrap();
+        let mut pieces = 1;
+        let mut sliced = loop {
+            if let Some(rvm) = start.step_within(&mut Budget::units(1)).unwrap() {
+                break rvm;
+            }
+            pieces += 1;
+        };
+        assert!(pieces > 5, "{pieces}");
+        assert_eq!(sliced.fit(), whole.fit());
+        while whole.status().is_running() {
+            let sweep = whole.step().unwrap();
+            let event = loop {
+                if let Some(event) = sliced.step_within(&mut Budget::units(1)).unwrap() {
+                    break event;
+                }
+            };
+            assert_eq!((event, sliced.fit()), (sweep, whole.fit()), "the same bits");
+        }
+        assert!(!sliced.status().is_running());
     }
 }

@@ -1,6 +1,7 @@
-//! A millisecond clock for the timings panels report (e.g. time to converge). Natively it
-//! is `std::time::Instant`; in the browser the web layer installs `performance.now()`,
-//! since `Instant` does not exist on wasm32-unknown-unknown.
+//! A millisecond clock for the timings panels report (e.g. time to converge) and for the
+//! deadlines of work done in slices ([`crate::solver::Budget`]). Natively it is
+//! `std::time::Instant`; in the browser the web layer installs `performance.now()`, since
+//! `Instant` does not exist on wasm32-unknown-unknown.
 
 use std::sync::OnceLock;
 

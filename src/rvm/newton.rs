@@ -1,0 +1,296 @@
+//! Newton's method for the mode of a log posterior, a piece at a time: the search both RVM
+//! classifiers make for their Laplace approximation (PRML §4.4, §7.2.3: iteratively
+//! reweighted least squares, 7.109–7.111 for two classes, 4.109–4.110 with 7.120–7.122 for
+//! K).
+//!
+//! Each Newton step
+//!
+//! ```text
+//! w ← w + λ H⁻¹g,   g = ∇Ψ(w),   H = −∇∇Ψ(w)
+//! ```
+//!
+//! is made of pieces: one pass for g (and what H needs), H in a few pieces
+//! ([`Posterior::hessian_piece`]), its Cholesky factor a column at a time
+//! ([`CholeskyInSlices`]), then the solve and λ = 1, ½, ¼, … halved while Ψ would fall (a
+//! tie is accepted; a step whose predicted rise ½gᵀH⁻¹g is below 10⁻¹²(1 + |Ψ|) is taken
+//! whole, since Ψ's rounding could not judge it). The search stops when ‖g‖ ≤
+//! [`IRLS_TOLERANCE`] times the size of g's terms, i.e. when they cancel to that relative
+//! accuracy. A page gives the search a few milliseconds at a time ([`NewtonSearch::step_within`]);
+//! run to its end it is the models' `irls`. The classic sweeps around it (Σ's diagonal, α
+//! re-estimated, the new mode) go in pieces the same way ([`sweep_within`]).
+
+use nalgebra::{DMatrix, DVector};
+
+use super::Sweep;
+use super::classification::{IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, SETTLED};
+use crate::error::{Error, Result};
+use crate::linalg::{CholeskyFactor, CholeskyInSlices, InverseDiagonalInSlices, MULTIPLY_ADDS_PER_UNIT};
+use crate::solver::{Budget, Solver};
+
+/// A strictly concave log posterior Ψ over a vector of weights, with what Newton's method
+/// needs of it.
+pub trait Posterior {
+    /// What the pass at the weights leaves for the Hessian and for the mode (e.g. the
+    /// logits and the probabilities).
+    type At;
+    /// The formula of H, named when H is not positive definite.
+    const HESSIAN: &'static str;
+
+    /// Ψ at the weights `v`.
+    fn log_posterior(&self, v: &DVector<f64>) -> f64;
+
+    /// The pass at `v`: what H needs, the gradient g = ∇Ψ, and the size of g's terms
+    /// (entry by entry, the scale of the convergence test).
+    fn at(&self, v: &DVector<f64>) -> (Self::At, DVector<f64>, DVector<f64>);
+
+    /// Multiply-adds of that pass, for the [`Budget`].
+    fn pass_cost(&self) -> usize;
+
+    /// In how many pieces H is formed.
+    fn hessian_pieces(&self) -> usize;
+
+    /// Writes piece `piece` of −∇∇Ψ without the prior's diagonal into `h` (P × P, zero
+    /// at first); returns its multiply-adds.
+    fn hessian_piece(&self, at: &Self::At, piece: usize, h: &mut DMatrix<f64>) -> usize;
+
+    /// Adds the prior's diagonal A to `h`.
+    fn add_prior(&self, h: &mut DMatrix<f64>);
+}
+
+/// The mode a [`NewtonSearch`] found.
+#[derive(Debug, Clone)]
+pub struct Found<A> {
+    /// The weights at the mode.
+    pub v: DVector<f64>,
+    /// Ψ there.
+    pub log_posterior: f64,
+    /// The pass there.
+    pub at: A,
+    /// The Cholesky factor of H there: Σ = H⁻¹ is the Laplace covariance.
+    pub factor: CholeskyFactor,
+    /// Newton steps taken.
+    pub iterations: usize,
+}
+
+/// The search for the mode of a [`Posterior`], one piece at a time.
+#[derive(Debug, Clone)]
+pub struct NewtonSearch<P: Posterior> {
+    posterior: P,
+    /// The weights now, and Ψ there.
+    v: DVector<f64>,
+    psi: f64,
+    /// Newton steps taken.
+    iterations: usize,
+    phase: Phase<P::At>,
+}
+
+/// Where a [`NewtonSearch`] is in its Newton step.
+#[derive(Debug, Clone)]
+enum Phase<A> {
+    /// Next: the pass at the weights.
+    Pass,
+    /// Forming H; `piece` is the next.
+    Hessian { at: A, g: DVector<f64>, size: DVector<f64>, h: DMatrix<f64>, piece: usize },
+    /// Factorising H.
+    Factor { at: A, g: DVector<f64>, size: DVector<f64>, factor: CholeskyInSlices },
+}
+
+impl<P: Posterior> NewtonSearch<P> {
+    /// The search from the weights `start` (checked by the caller: finite, of the right
+    /// length).
+    pub fn new(posterior: P, start: DVector<f64>) -> Self {
+        let psi = posterior.log_posterior(&start);
+        Self { posterior, v: start, psi, iterations: 0, phase: Phase::Pass }
+    }
+
+    /// The log posterior searched.
+    pub fn posterior(&self) -> &P {
+        &self.posterior
+    }
+
+    /// Newton steps taken so far, and the columns of this step's factorisation done and in
+    /// all (for a progress bar).
+    pub fn progress(&self) -> (usize, (usize, usize)) {
+        let columns = match &self.phase {
+            Phase::Factor { factor, .. } => factor.progress(),
+            _ => (0, self.v.len()),
+        };
+        (self.iterations, columns)
+    }
+
+    /// Works on the search within `budget` (at least one piece); the mode once found.
+    ///
+    /// # Errors
+    /// [`Error::NotPositiveDefinite`] if H is numerically singular; [`Error::NotConverged`]
+    /// after [`IRLS_MAX_ITERATIONS`] steps or when no halving of a step keeps Ψ from
+    /// falling. The search is then over.
+    pub fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Found<P::At>>> {
+        let mut first = true;
+        while first || budget.allows() {
+            first = false;
+            match std::mem::replace(&mut self.phase, Phase::Pass) {
+                Phase::Pass => {
+                    let (at, g, size) = self.posterior.at(&self.v);
+                    budget.spend(self.posterior.pass_cost() / MULTIPLY_ADDS_PER_UNIT + 1);
+                    let p = self.v.len();
+                    self.phase = Phase::Hessian { at, g, size, h: DMatrix::zeros(p, p), piece: 0 };
+                }
+                Phase::Hessian { at, g, size, mut h, piece } => {
+                    let work = self.posterior.hessian_piece(&at, piece, &mut h);
+                    budget.spend(work / MULTIPLY_ADDS_PER_UNIT + 1);
+                    self.phase = if piece + 1 < self.posterior.hessian_pieces() {
+                        Phase::Hessian { at, g, size, h, piece: piece + 1 }
+                    } else {
+                        self.posterior.add_prior(&mut h);
+                        Phase::Factor { at, g, size, factor: CholeskyInSlices::new(h, P::HESSIAN)? }
+                    };
+                }
+                Phase::Factor { at, g, size, mut factor } => match factor.step_within(budget)? {
+                    None => self.phase = Phase::Factor { at, g, size, factor },
+                    Some(factor) => {
+                        if let Some(found) = self.newton_step(at, &g, &size, factor)? {
+                            return Ok(Some(found));
+                        }
+                    }
+                },
+            }
+        }
+        Ok(None)
+    }
+
+    /// With H factorised at the weights: the mode if the gradient is small enough, else the
+    /// Newton step, halved while Ψ would fall, taken.
+    fn newton_step(
+        &mut self,
+        at: P::At,
+        g: &DVector<f64>,
+        size: &DVector<f64>,
+        factor: CholeskyFactor,
+    ) -> Result<Option<Found<P::At>>> {
+        if g.norm() <= IRLS_TOLERANCE * size.norm() {
+            let v = std::mem::replace(&mut self.v, DVector::zeros(0));
+            let found = Found { v, log_posterior: self.psi, at, factor, iterations: self.iterations };
+            return Ok(Some(found));
+        }
+        if self.iterations == IRLS_MAX_ITERATIONS {
+            return Err(Error::NotConverged { algorithm: "IRLS", iterations: IRLS_MAX_ITERATIONS });
+        }
+        let step = factor.solve(g);
+        // The rise Newton's quadratic model predicts, ½gᵀH⁻¹g: once it is below rounding
+        // in Ψ, Ψ cannot judge the step, and the full step is taken.
+        let settled = 0.5 * g.dot(&step) <= SETTLED * (1.0 + self.psi.abs());
+        let mut lambda = 1.0;
+        for _ in 0..MAX_HALVINGS {
+            let trial = &self.v + &step * lambda;
+            let trial_psi = self.posterior.log_posterior(&trial);
+            if trial_psi >= self.psi || settled {
+                (self.v, self.psi) = (trial, trial_psi);
+                self.iterations += 1;
+                return Ok(None);
+            }
+            lambda *= 0.5;
+        }
+        Err(Error::NotConverged { algorithm: "IRLS", iterations: self.iterations })
+    }
+
+    /// The search run to its end.
+    ///
+    /// # Errors
+    /// As [`NewtonSearch::step_within`].
+    pub fn run(mut self) -> Result<Found<P::At>> {
+        loop {
+            if let Some(found) = self.step_within(&mut Budget::unlimited())? {
+                return Ok(found);
+            }
+        }
+    }
+}
+
+/// A classic sweep under way (both classifiers, PRML 7.116): Σ's diagonal at the current
+/// mode first, then `P`, the re-estimated α with the search for the mode there.
+#[derive(Debug, Clone)]
+pub enum SweepUnderWay<P> {
+    /// Σ's diagonal at the current mode, for γᵢ = 1 − αᵢΣᵢᵢ.
+    Covariance(InverseDiagonalInSlices),
+    /// The re-estimate and its mode search.
+    Mode(Box<P>),
+}
+
+/// A classic RVM classifier whose sweeps [`sweep_within`] makes a piece at a time: each
+/// re-estimates α from Σ's diagonal at the mode, then finds the mode at the new α.
+pub trait SweptInPieces: Solver<Event = Sweep> {
+    /// The re-estimated α, what the sweep keeps, and the search for the new mode.
+    type Proposal;
+    /// The mode that search finds.
+    type Mode;
+
+    /// The Cholesky factor of H at the current mode.
+    fn factor(&self) -> &CholeskyFactor;
+
+    /// The sweep under way, if any.
+    fn under_way(&mut self) -> &mut Option<SweepUnderWay<Self::Proposal>>;
+
+    /// From Σ's diagonal at the current mode: the re-estimate and its search.
+    ///
+    /// # Errors
+    /// What the search refuses to start on.
+    fn propose(&self, sigma: &DVector<f64>) -> Result<Self::Proposal>;
+
+    /// Works on the proposal's search within `budget`; its mode once found.
+    ///
+    /// # Errors
+    /// What the search meets.
+    fn search(proposal: &mut Self::Proposal, budget: &mut Budget) -> Result<Option<Self::Mode>>;
+
+    /// Takes the proposal and its mode as the new state: the sweep done.
+    fn commit(&mut self, proposal: Self::Proposal, mode: Self::Mode) -> Sweep;
+}
+
+/// The sweep of `model` within `budget` (at least one piece), for its
+/// [`Solver::step_within`]: the sweep once it is complete, the part done kept meanwhile.
+///
+/// # Errors
+/// [`Error::RunOver`] after the end; what the sweep meets, the model then as before the
+/// sweep.
+pub fn sweep_within<M: SweptInPieces>(model: &mut M, budget: &mut Budget) -> Result<Option<Sweep>> {
+    if !model.status().is_running() {
+        return Err(Error::RunOver { iterations: model.iterations() });
+    }
+    let result = sweep_pieces(model, budget);
+    if result.is_err() {
+        *model.under_way() = None;
+    }
+    result
+}
+
+/// The sweep of `model` at once, for its [`Solver::next_iter`].
+///
+/// # Errors
+/// As [`sweep_within`].
+pub fn whole_sweep<M: SweptInPieces>(model: &mut M) -> Result<Sweep> {
+    loop {
+        if let Some(sweep) = sweep_within(model, &mut Budget::unlimited())? {
+            return Ok(sweep);
+        }
+    }
+}
+
+fn sweep_pieces<M: SweptInPieces>(model: &mut M, budget: &mut Budget) -> Result<Option<Sweep>> {
+    let mut first = true;
+    while first || budget.allows() {
+        first = false;
+        let next = match model.under_way().take() {
+            None => SweepUnderWay::Covariance(InverseDiagonalInSlices::new(model.factor())),
+            Some(SweepUnderWay::Covariance(mut sigma)) => match sigma.step_within(model.factor(), budget) {
+                None => SweepUnderWay::Covariance(sigma),
+                Some(sigma) => SweepUnderWay::Mode(Box::new(model.propose(&sigma)?)),
+            },
+            Some(SweepUnderWay::Mode(mut proposal)) => match M::search(&mut proposal, budget)? {
+                None => SweepUnderWay::Mode(proposal),
+                Some(mode) => return Ok(Some(model.commit(*proposal, mode))),
+            },
+        };
+        *model.under_way() = Some(next);
+    }
+    Ok(None)
+}
