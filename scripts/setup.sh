@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs whatever this machine lacks to build and test RVM Lab (Debian, as root):
 # the wasm32 target, wasm-bindgen-cli of exactly the version in Cargo.lock, Debian's
-# Chromium and ChromeDriver, and the npm packages of package-lock.json.
+# Chromium and ChromeDriver and its firefox-esr (the second engine of the browser tests), and
+# the npm packages of package-lock.json (no tool downloads a browser of its own).
 # Each step is skipped when its tool is already there, so a second run takes a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,14 +32,18 @@ if [ "$have" != "$want" ]; then
     cargo install wasm-bindgen-cli --version "=$want"
 fi
 
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
-  say "installing Debian's chromium and chromium-driver"
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v firefox-esr >/dev/null || missing+=(firefox-esr)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing Debian's ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 if [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm packages from package-lock.json"
-  npm ci --no-audit --no-fund --loglevel=error
+  PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of RVM Lab: native (cargo test), wasm-bindgen-test in headless Chromium,
-# and the end-to-end page tests (playwright-core driving Debian's Chromium).
+# and the end-to-end page tests (playwright-core driving Debian's Chromium, with axe-core;
+# puppeteer-core driving Debian's firefox-esr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,6 +22,6 @@ CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test --target wasm32-unknown-unknown --test web
 
-echo '[test] page: build, then end-to-end in Chromium'
+echo '[test] page: build, then end-to-end in Chromium and Firefox'
 bash scripts/build.sh
 node --test --test-concurrency=1 tests/e2e/

@@ -9,6 +9,7 @@
 //   stage.js    stage view for projectors and decks              host.js    keys, and the page framing the lab
 
 import { attempt, buildControls, syncControls } from './controls.js';
+import { syncHandles, wireHandles } from './handles.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { LANGUAGES, STRINGS, loadLanguage, translate } from './i18n.js';
@@ -53,6 +54,7 @@ function applyLanguage() {
     if (option.dataset.title) option.textContent = JSON.parse(option.dataset.title)[state.lang];
   }
   $('#legend').dataset.shown = '';
+  syncHandles();
   renderReports();
   renderNotices();
   renderErrors();
@@ -124,6 +126,7 @@ function wireEvents() {
     schedule();
   });
   wireFiles();
+  wireHandles();
   $('#share-toggle').addEventListener('click', toggleShare);
   const chart = $('#chart');
   /** Canvas pixel under a pointer event. */

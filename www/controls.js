@@ -4,6 +4,7 @@
 // control and the last good state stays.
 
 import { clearErrors, showError } from './errors.js';
+import { syncHandles } from './handles.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { writeUrl } from './url.js';
@@ -135,6 +136,7 @@ export function syncControls() {
     box.querySelector('input[type=text]').value = value;
     range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
   }
+  syncHandles();
 }
 
 /**

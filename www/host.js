@@ -1,6 +1,6 @@
 // The keyboard beyond the controls, and the page that frames the lab (a slide deck, a course
 // page). A clicker's keys (→ ← PageDown PageUp space) walk a lesson; `s` steps the solver and
-// Shift+S steps it back. In a frame the lab keeps only the keys it uses: every other key goes
+// Shift+S steps it back; `?` lists every key of the page (the Keys button too). In a frame the lab keeps only the keys it uses: every other key goes
 // on to the host, so a clicker never gets stuck in the frame, and no key scrolls it.
 //
 // To the host, a passed-on key is posted twice: as reveal.js's postMessage API call
@@ -39,6 +39,14 @@ const STAY = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock']);
 export function wireHost() {
   document.addEventListener('keydown', onKey);
   window.addEventListener('message', onMessage);
+  $('#keys-toggle').addEventListener('click', toggleKeys);
+}
+
+/** Opens the list of keys (a modal dialog: Escape or its button closes it), or closes it. */
+function toggleKeys() {
+  const dialog = $('#keys');
+  if (dialog.open) dialog.close();
+  else dialog.showModal();
 }
 
 function onKey(event) {
@@ -58,6 +66,10 @@ function onKey(event) {
 
 /** Acts on `key` if the lab uses it here; whether it did. */
 function useKey(key) {
+  if (key === '?') {
+    toggleKeys();
+    return true;
+  }
   if ((key === 's' || key === 'S') && state.description?.animated) {
     pause();
     if (key === 's') advance(1);

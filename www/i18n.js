@@ -16,7 +16,7 @@ export async function loadLanguage(lang) {
 
 /** Fills `{name}` placeholders of `template` from `args`. */
 export function format(template, args = {}) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+  return template.replace(/\{([\w-]+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
 }
 
 /** The string `key` in `lang` (loaded), or the key itself. */

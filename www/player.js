@@ -5,7 +5,7 @@
 import { syncControls } from './controls.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
-import { schedule, show } from './view.js';
+import { renderReports, schedule, show } from './view.js';
 import { call, readReport } from './wasm.js';
 
 /**
@@ -43,8 +43,11 @@ export function play() {
 }
 
 export function pause() {
+  const was = state.playing;
   state.playing = false;
   $('#play').textContent = t('player.play');
+  // The chart's description was held back while playing: say where it stopped.
+  if (was && !state.dead) renderReports();
 }
 
 /** Advances the animation and redraws; `false` once it is over. */

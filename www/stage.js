@@ -80,7 +80,8 @@ export function wireStage(changed) {
 
 /**
  * Enters or leaves stage view. On stage the player and the work bar move to the strip under
- * the chart and the side column becomes a drawer, closed; off stage they go back. The charts
+ * the chart, the tables into the side column, and the side column becomes a drawer, closed;
+ * off stage they go back. The charts
  * are drawn in the projector look on stage (wider lines, deeper colours), the screen look off it.
  */
 export function setStage(on) {
@@ -92,11 +93,13 @@ export function setStage(on) {
   const drawer = $('#drawer');
   if (on) {
     $('#stage-strip').prepend($('#player'), $('#working'));
+    $('#readouts').after($('#tables'));
     drawer.setAttribute('role', 'region');
     drawer.dataset.i18nLabel = 'stage.controls';
     drawer.setAttribute('aria-label', t('stage.controls'));
   } else {
     $('#drawer-close').after($('#player'), $('#working'));
+    $('#drawer').before($('#tables'));
     drawer.removeAttribute('role');
     delete drawer.dataset.i18nLabel;
     drawer.removeAttribute('aria-label');

@@ -8,6 +8,9 @@ import { renderedScale, sizeStageText, textZoom } from './stage.js';
 import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
 
+/** Whether the page has had a frame to lay itself out since the module arrived. */
+let laidOut = false;
+
 /** Redraws at the next animation frame; several changes in one frame draw once. */
 export function schedule() {
   state.reportsShown = false;
@@ -32,6 +35,14 @@ export function show() {
  */
 function render() {
   state.frame = 0;
+  // The page's first frame only lays it out and paints it (the controls the module built,
+  // the loading note): measuring the chart's box then would force that layout into the same
+  // task as the first drawing, the heaviest of all (the module's code runs for the first time).
+  if (!laidOut) {
+    laidOut = true;
+    state.frame = requestAnimationFrame(render);
+    return;
+  }
   const canvas = $('#chart');
   // The stylesheet sizes the chart's box (the panel's aspect ratio; on stage all it is given).
   const box = $('#canvas-box');
@@ -68,6 +79,30 @@ export function renderReports() {
   renderReadouts(report.readouts);
   renderTables(report.tables);
   renderMessages(report.messages);
+  renderSummary(report.summary);
+}
+
+/** While playing, the chart's description is rewritten at most this often (it is a polite
+ *  live region: a screen reader says each new text once, so not one per frame). */
+const SUMMARY_MS = 2000;
+let summaryAt = -Infinity;
+
+/**
+ * The chart in words (Rust's summary, in the reader's language): under the chart, the
+ * canvas's description, and a live region that speaks each step or change once.
+ */
+function renderSummary(sentences) {
+  const words = (args) =>
+    Object.fromEntries(
+      Object.entries(args).map(([name, value]) => [name, typeof value === 'number' ? formatNumber(value) : t(value.key)]),
+    );
+  const text = sentences.map(({ key, args }) => t(`summary.${key}`, words(args))).join(' ');
+  const box = $('#chart-summary');
+  if (box.textContent === text) return;
+  const now = performance.now();
+  if (state.playing && now - summaryAt < SUMMARY_MS) return;
+  summaryAt = now;
+  box.textContent = text;
 }
 
 /** The legend, rebuilt only when its series, their colours (the look) or the language change. */
@@ -83,6 +118,7 @@ function renderLegend(entries) {
     swatch.className = `swatch ${mark}`;
     swatch.style.background = colour;
     swatch.style.borderColor = colour;
+    swatch.style.color = colour;
     item.append(swatch, t(`legend.${key}`));
     legend.append(item);
   }
@@ -122,19 +158,31 @@ function renderTables(tables) {
   box.replaceChildren();
   for (const { key, columns, rows } of tables) {
     const table = document.createElement('table');
+    // The roles stay when a narrow column lays the rows out as blocks (CSS display drops
+    // a table's semantics in some browsers).
+    table.setAttribute('role', 'table');
     table.dataset.key = key;
     table.createCaption().textContent = t(`table.${key}`);
     const head = table.createTHead().insertRow();
+    head.setAttribute('role', 'row');
     for (const column of columns) {
       const th = document.createElement('th');
       th.scope = 'col';
+      th.setAttribute('role', 'columnheader');
       th.textContent = t(`column.${column}`);
       head.append(th);
     }
     const body = table.createTBody();
+    const names = columns.map((column) => t(`column.${column}`));
     for (const row of rows) {
       const tr = body.insertRow();
-      for (const cell of row) tr.insertCell().textContent = 'label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number);
+      tr.setAttribute('role', 'row');
+      row.forEach((cell, i) => {
+        const td = tr.insertCell();
+        td.setAttribute('role', 'cell');
+        td.textContent = 'label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number);
+        td.dataset.label = names[i];
+      });
     }
     box.append(table);
   }

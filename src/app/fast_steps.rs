@@ -7,7 +7,7 @@ use plotters::style::RGBColor;
 
 use super::background::Background;
 use super::replay::Checkpointed;
-use super::report::{Cell, Message, Table};
+use super::report::{Cell, Message, Sentence, Table, Word};
 use super::scene::LambdaCurve;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::lambda::LambdaChart;
@@ -28,6 +28,32 @@ pub fn run_messages<S: Solver + Clone>(run: &Checkpointed<S>, max_steps: usize) 
         messages.push(Message::warning("not-converged", [("steps", max_steps.to_string())]));
     }
     messages
+}
+
+/// The step shown in words (`summary.<key>`, or `summary.<key>-other` for a step on no
+/// basis function: the noise, convergence): the step and the run's length, the action, the
+/// basis function and its α after the step, the relevance vectors, L and its change; then
+/// `more`.
+pub fn step_summary<const N: usize>(
+    key: (&'static str, &'static str),
+    events: &[Event],
+    shown: usize,
+    more: [(&'static str, Word); N],
+) -> Sentence {
+    let event = &events[shown];
+    let mut args = vec![
+        ("step", Word::from(shown)),
+        ("steps", Word::from(events.len() - 1)),
+        ("action", Word::Key(format!("cell.{}", event.action.name()))),
+        ("rv", Word::from(event.active)),
+        ("L", Word::from(event.log_ml)),
+        ("dL", Word::from(event.delta_l)),
+    ];
+    if let Some(m) = event.basis {
+        args.extend([("m", Word::from(m)), ("alpha", Word::from(event.alpha_new.unwrap_or(f64::INFINITY)))]);
+    }
+    args.extend(more);
+    Sentence { key: if event.basis.is_some() { key.0 } else { key.1 }, args }
 }
 
 /// Rows of the event log.

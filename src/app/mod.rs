@@ -27,10 +27,10 @@ pub mod report;
 pub mod scene;
 pub mod settings;
 
-pub use panel::{Description, Grab, Layout, Live, Panel, PanelModel};
+pub use panel::{Description, Grab, Handle, Layout, Live, Panel, PanelModel};
 pub use panels::{PANELS, names, open_panel};
 pub use params::{Control, Notice, ParamSpec};
-pub use report::{Cell, Message, Readout, Report, Table};
+pub use report::{Cell, Message, Readout, Report, Sentence, Table, Word};
 pub use settings::Settings;
 
 #[cfg(test)]

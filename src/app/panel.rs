@@ -24,6 +24,27 @@ use crate::solver::Budget;
 /// What a press on the plot grabbed, for dragging (e.g. which centre).
 pub type Grab = usize;
 
+/// Something a press or a drag on the chart moves, listed so that the keyboard and a single
+/// pointer reach it too (WCAG 2.5.7): the page offers each in a menu, with its coordinates
+/// in fields that arrow keys step and typing sets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Handle {
+    /// Its name in the page's string table (`handle.<key>`) and the values it names.
+    pub key: &'static str,
+    /// The values of its name's placeholders (e.g. `("j", "3")` for "centre 3").
+    pub args: Vec<(&'static str, String)>,
+    /// Where it is, in the chart's data coordinates.
+    pub at: (f64, f64),
+    /// The names of its coordinates (`control.<name>`); `None` for the second when it only
+    /// moves along x.
+    pub axes: (&'static str, Option<&'static str>),
+    /// How far an arrow key moves it along each coordinate.
+    pub step: (f64, f64),
+    /// The grab a press on it would make (a drag then moves it); `None` when a press at the
+    /// new place is the change itself (a starting point).
+    pub grab: Option<Grab>,
+}
+
 /// What the page lays a panel out by. (The chart's height / width is the stylesheet's,
 /// `www/style.css`: laid out before the module arrives, it has its final size at once.)
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,6 +121,11 @@ pub trait Panel: Sized + 'static {
     /// If the move would make the settings invalid.
     fn drag(&self, _settings: &mut Self::Settings, _grab: Grab, _x: f64, _y: f64) -> Result<()> {
         Ok(())
+    }
+
+    /// What presses and drags on the chart move, and where each is now ([`Handle`]).
+    fn handles(&self, _settings: &Self::Settings) -> Vec<Handle> {
+        vec![]
     }
 
     /// The animation, if the panel has one.
@@ -320,6 +346,15 @@ pub trait PanelModel {
     fn drag(&mut self, x: f64, y: f64) -> Result<bool>;
     /// The pointer was released.
     fn release(&mut self);
+    /// What presses and drags on the chart move ([`Panel::handles`]).
+    fn handles(&self) -> Vec<Handle>;
+    /// Moves handle `index` of [`PanelModel::handles`] to (x, y), as a drag (or a press)
+    /// there would; `true` if the panel changed.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for no such handle; whatever the move makes invalid (the panel
+    /// then stays as it was).
+    fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool>;
     /// Advances the animation by up to `steps` frames; `false` once it has nothing left.
     fn step(&mut self, steps: usize) -> bool;
     /// One frame back; `false` if already at the first.
@@ -399,6 +434,24 @@ impl<P: Panel> PanelModel for Live<P> {
 
     fn release(&mut self) {
         self.grab = None;
+    }
+
+    fn handles(&self) -> Vec<Handle> {
+        self.panel.handles(&self.settings)
+    }
+
+    fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool> {
+        let handles = self.handles();
+        let Some(handle) = handles.get(index) else {
+            let bound = crate::error::Bound::WholeBetween { min: 0, max: handles.len().saturating_sub(1) as u64 };
+            return Err(Error::OutOfRange { name: "handle", value: index.to_string(), bound });
+        };
+        let before = self.settings.value_list();
+        match handle.grab {
+            Some(grab) => self.update(&mut |panel, settings| panel.drag(settings, grab, x, y).map(|()| None))?,
+            None => self.update(&mut |panel, settings| panel.press(settings, x, y))?,
+        };
+        Ok(self.settings.value_list() != before)
     }
 
     fn step(&mut self, steps: usize) -> bool {

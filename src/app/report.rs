@@ -21,6 +21,58 @@ pub struct Report {
     pub position: Option<(usize, usize)>,
     /// Background work done and in all, while a panel has some.
     pub work: Option<(usize, usize)>,
+    /// The chart in words, for a screen reader: what it shows now and its key numbers.
+    pub summary: Vec<Sentence>,
+}
+
+/// A sentence of a chart's description (`summary.<key>` in the string table, its
+/// placeholders filled from `args`), so that the page says it in the reader's language.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sentence {
+    /// Key of the template (`summary.<key>`).
+    pub key: &'static str,
+    /// The values of its placeholders.
+    pub args: Vec<(&'static str, Word)>,
+}
+
+impl Sentence {
+    /// `summary.<key>` filled from `args`.
+    pub fn new<const N: usize>(key: &'static str, args: [(&'static str, Word); N]) -> Self {
+        Self { key, args: Vec::from(args) }
+    }
+
+    /// `summary.<key>` filled from the readouts (each by its key) and `more`: a chart's
+    /// description in the numbers the panel reports beside it.
+    pub fn of_readouts<const N: usize>(
+        key: &'static str,
+        readouts: &[Readout],
+        more: [(&'static str, Word); N],
+    ) -> Self {
+        let args = readouts.iter().map(|r| (r.key, Word::Number(r.value))).chain(more).collect();
+        Self { key, args }
+    }
+}
+
+/// A value in a [`Sentence`]: a number (written as the readouts are) or a word from the
+/// string table (e.g. `cell.add`, `choice.gaussian`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Word {
+    /// A number (+∞ allowed).
+    Number(f64),
+    /// The key of a word in the string table.
+    Key(String),
+}
+
+impl From<f64> for Word {
+    fn from(value: f64) -> Self {
+        Word::Number(value)
+    }
+}
+
+impl From<usize> for Word {
+    fn from(value: usize) -> Self {
+        Word::Number(value as f64)
+    }
 }
 
 impl Report {

@@ -17,6 +17,12 @@ pub const CLASS_COLOURS: [RGBColor; 5] =
 
 /// [`CLASS_COLOURS`] as the page's legend writes them.
 const CLASS_HEX: [&str; 5] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00"];
+/// The mark of class k's data points, in the plot and in the legend alike: circle, cross,
+/// triangle, square, then again.
+pub fn class_mark(k: usize) -> Mark {
+    [Mark::Dot, Mark::Cross, Mark::Triangle, Mark::Square][k % 4]
+}
+
 /// Legend keys of the classes.
 const CLASS_KEYS: [&str; 5] = ["class-0", "class-1", "class-2", "class-3", "class-4"];
 
@@ -26,7 +32,7 @@ pub fn legend(classes: usize) -> Vec<LegendEntry> {
     let classes = (0..classes.min(CLASS_KEYS.len())).map(|k| LegendEntry {
         key: CLASS_KEYS[k],
         colour: CLASS_HEX[k],
-        mark: Mark::Dot,
+        mark: class_mark(k),
     });
     classes
         .chain([
@@ -183,10 +189,10 @@ fn draw_marks<DB: DrawingBackend>(
     size: i32,
 ) -> Result<()> {
     let at = points.iter().copied();
-    match k % 4 {
-        0 => chart.draw_series(at.map(|p| Circle::new(p, size, style))),
-        1 => chart.draw_series(at.map(|p| Cross::new(p, size, style))),
-        2 => chart.draw_series(at.map(|p| TriangleMarker::new(p, size + 1, style))),
+    match class_mark(k) {
+        Mark::Dot => chart.draw_series(at.map(|p| Circle::new(p, size, style))),
+        Mark::Cross => chart.draw_series(at.map(|p| Cross::new(p, size, style))),
+        Mark::Triangle => chart.draw_series(at.map(|p| TriangleMarker::new(p, size + 1, style))),
         _ => chart.draw_series(at.map(|p| EmptyElement::at(p) + Rectangle::new([(-size, -size), (size, size)], style))),
     }
     .map_err(drawing_error)?;

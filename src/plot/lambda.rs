@@ -129,12 +129,12 @@ impl LambdaChart {
             chart.draw_series([ring]).map_err(drawing_error)?;
         }
         line(&mut chart, &self.curve, palette::INK.stroke_width(px(2.0, scale)))?;
-        let above = ((0.0, -10.0), Pos::new(HPos::Center, VPos::Bottom));
         match self.optimum {
             Optimum::At { alpha, point } => {
                 chart
                     .draw_series([Circle::new(point, px(5.0, scale), palette::MEAN.filled())])
                     .map_err(drawing_error)?;
+                let above = label_above(point.0, (x0, x1));
                 note(&mut chart, point, &format!("α* = {}", short(alpha)), above, palette::MEAN, scale)?;
             }
             Optimum::Infinite => {
@@ -146,6 +146,20 @@ impl LambdaChart {
             Optimum::Beyond => {}
         }
         Ok(area_of(&chart))
+    }
+}
+
+/// Where the label above a point at `x` goes: centred over it, but starting at the point
+/// in the left fifth of `x_range` and ending there in the right fifth, so that it never runs
+/// over the y axis or out of the chart.
+fn label_above(x: f64, (x0, x1): (f64, f64)) -> ((f64, f64), Pos) {
+    let at = (x - x0) / (x1 - x0);
+    if at < 0.2 {
+        ((-4.0, -10.0), Pos::new(HPos::Left, VPos::Bottom))
+    } else if at > 0.8 {
+        ((4.0, -10.0), Pos::new(HPos::Right, VPos::Bottom))
+    } else {
+        ((0.0, -10.0), Pos::new(HPos::Center, VPos::Bottom))
     }
 }
 

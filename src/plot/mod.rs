@@ -35,6 +35,12 @@ pub enum Mark {
     Dashed,
     /// A hollow circle.
     Dot,
+    /// A diagonal cross (×).
+    Cross,
+    /// A hollow triangle.
+    Triangle,
+    /// A hollow square.
+    Square,
 }
 
 /// One series of a chart: its string-table key, colour and mark.

@@ -231,6 +231,19 @@ impl Lab {
         self.panel.release();
     }
 
+    /// What presses and drags on the chart move, for the keyboard's way to them:
+    /// `[{key, args, at: [x, y], axes: [name, name | undefined], step: [dx, dy]}]`.
+    pub fn handles(&self) -> JsValue {
+        self.panel.handles().to_js()
+    }
+
+    /// Moves handle `index` of [`Lab::handles`] to (x, y), as a drag there would; `true` if
+    /// the panel changed. On error the panel is unchanged.
+    #[wasm_bindgen(js_name = moveHandle)]
+    pub fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool, JsValue> {
+        js_result(self.panel.move_handle(index, x, y))
+    }
+
     /// Advances the animation by up to `steps`; `false` once it has nothing left to do.
     pub fn step(&mut self, steps: usize) -> bool {
         self.panel.step(steps)
@@ -257,7 +270,7 @@ impl Lab {
     /// Everything shown beside the chart, at once: `{readouts: [{key, value}], tables:
     /// [{key, columns: [key], rows: [[{label} | {number}]]}], messages: [{code, args,
     /// warning}], legend: [{key, colour, mark}], position: [shown, last] | undefined, work:
-    /// [done, total] | undefined}`.
+    /// [done, total] | undefined, summary: [{key, args: {name: number | {key}}}]}`.
     /// The legend's swatches are in the chart's look ([`Lab::set_projector`]).
     pub fn report(&self) -> JsValue {
         let report = self.panel.report();

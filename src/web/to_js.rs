@@ -4,7 +4,7 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::app::{Cell, Control, Description, Message, ParamSpec, Readout, Report, Table};
+use crate::app::{Cell, Control, Description, Handle, Message, ParamSpec, Readout, Report, Sentence, Table, Word};
 use crate::plot::{LegendEntry, Mark, PlotArea};
 use crate::rvm::RvmFit;
 use crate::rvm::classification::ClassificationFit;
@@ -126,6 +126,23 @@ impl ToJs for Control {
     }
 }
 
+/// `{key, args: {name: text}, at: [x, y], axes: [name, name | undefined], step: [dx, dy]}`.
+impl ToJs for Handle {
+    fn to_js(&self) -> JsValue {
+        let args = js_sys::Object::new().into();
+        for (name, value) in &self.args {
+            set_property(&args, name, &value.to_js());
+        }
+        object(&[
+            ("key", self.key.to_js()),
+            ("args", args),
+            ("at", self.at.to_js()),
+            ("axes", self.axes.to_js()),
+            ("step", self.step.to_js()),
+        ])
+    }
+}
+
 /// `{key, value}` (value may be `Infinity`).
 impl ToJs for Readout {
     fn to_js(&self) -> JsValue {
@@ -161,7 +178,7 @@ impl ToJs for Message {
     }
 }
 
-/// `"area"`, `"line"`, `"dashed"` or `"dot"`.
+/// `"area"`, `"line"`, `"dashed"`, `"dot"`, `"cross"`, `"triangle"` or `"square"`.
 impl ToJs for Mark {
     fn to_js(&self) -> JsValue {
         match self {
@@ -169,6 +186,9 @@ impl ToJs for Mark {
             Mark::Line => "line",
             Mark::Dashed => "dashed",
             Mark::Dot => "dot",
+            Mark::Cross => "cross",
+            Mark::Triangle => "triangle",
+            Mark::Square => "square",
         }
         .to_js()
     }
@@ -192,7 +212,23 @@ impl ToJs for Report {
             ("legend", self.legend.to_js()),
             ("position", self.position.to_js()),
             ("work", self.work.to_js()),
+            ("summary", self.summary.to_js()),
         ])
+    }
+}
+
+/// `{key, args: {name: number | {key}}}`.
+impl ToJs for Sentence {
+    fn to_js(&self) -> JsValue {
+        let args = js_sys::Object::new().into();
+        for (name, word) in &self.args {
+            let value = match word {
+                Word::Number(value) => value.to_js(),
+                Word::Key(key) => object(&[("key", key.to_js())]),
+            };
+            set_property(&args, name, &value);
+        }
+        object(&[("key", self.key.to_js()), ("args", args)])
     }
 }
 

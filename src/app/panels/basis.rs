@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Panel};
+use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{ParamSpec, parse_integer, parse_real};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Sentence, Word};
 use crate::app::settings::Settings;
 use crate::app::settings::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
@@ -153,7 +153,15 @@ impl Panel for BasisPanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
+        let family = Word::Key(format!("choice.{}", self.family.name()));
+        let summary = vec![Sentence::new("basis", [("M", self.m.into()), ("family", family)])];
+        Report {
+            readouts: self.readouts(),
+            messages: self.messages(),
+            legend: self.legend(),
+            summary,
+            ..Report::default()
+        }
     }
 
     /// Grabs the centre nearest to x, if one is within reach.
@@ -168,6 +176,21 @@ impl Panel for BasisPanel {
     fn drag(&self, settings: &mut BasisSettings, grab: Grab, x: f64, _y: f64) -> Result<()> {
         settings.moved.insert(grab, ((x * 1e4).round() / 1e4).clamp(X_RANGE.0, X_RANGE.1));
         Ok(())
+    }
+
+    /// The centres μⱼ, each moved along x by a hundredth of the range.
+    fn handles(&self, _settings: &BasisSettings) -> Vec<Handle> {
+        let step = (X_RANGE.1 - X_RANGE.0) / 100.0;
+        (self.scene.handles.iter().enumerate())
+            .map(|(k, &(j, mu))| Handle {
+                key: "centre",
+                args: vec![("j", j.to_string())],
+                at: (mu, 0.0),
+                axes: ("x", None),
+                step: (step, 0.0),
+                grab: Some(k),
+            })
+            .collect()
     }
 }
 

@@ -17,7 +17,7 @@ use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Word};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
@@ -274,11 +274,19 @@ impl Panel for ClassificationPanel {
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
         ]);
+        let accuracy = [("accuracy", Word::from(readouts[3].value))];
+        let summary = fast_steps::step_summary(
+            ("classification", "classification-other"),
+            self.events(),
+            self.replay.shown(),
+            accuracy,
+        );
         Report {
             readouts,
             tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
             messages,
             legend,
+            summary: vec![summary],
             ..Report::default()
         }
     }

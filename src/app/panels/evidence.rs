@@ -6,10 +6,10 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Panel};
+use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{ParamSpec, parse_real};
 use crate::app::replay::{Player, Replay};
-use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::{BasisParams, DataParams, ModelSettings};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Hyperparameters;
@@ -225,11 +225,16 @@ impl Panel for EvidencePanel {
     }
 
     fn report(&self) -> Report {
+        let readouts = self.readouts();
+        let (step, steps) = self.replay.position();
+        let summary =
+            vec![Sentence::of_readouts("evidence", &readouts, [("step", step.into()), ("steps", steps.into())])];
         Report {
-            readouts: self.readouts(),
+            readouts,
             tables: self.tables(),
             messages: self.messages(),
             legend: self.legend(),
+            summary,
             ..Report::default()
         }
     }
@@ -238,6 +243,12 @@ impl Panel for EvidencePanel {
     fn press(&self, settings: &mut EvidenceSettings, x: f64, y: f64) -> Result<Option<Grab>> {
         settings.start = ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0);
         Ok(None)
+    }
+
+    /// The schemes' start (ln α, ln β), moved a tenth at a time: a press there is the change.
+    fn handles(&self, settings: &EvidenceSettings) -> Vec<Handle> {
+        let axes = ("ln-alpha", Some("ln-beta"));
+        vec![Handle { key: "start", args: vec![], at: settings.start, axes, step: (0.1, 0.1), grab: None }]
     }
 
     fn player(&self) -> Option<&dyn Player> {

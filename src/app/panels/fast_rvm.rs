@@ -18,7 +18,7 @@ use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
@@ -484,7 +484,10 @@ impl Panel for FastRvmPanel {
         }
         let recording = match &self.run {
             Run::Recording(recording) => recording,
-            Run::Starting { .. } => return Report { messages, legend: self.legend(), ..Report::default() },
+            Run::Starting { .. } => {
+                let summary = vec![Sentence::new("preparing", [])];
+                return Report { messages, legend: self.legend(), summary, ..Report::default() };
+            }
             Run::Failed(error) => {
                 let args = [("step", "0".to_owned()), ("reason", error.to_string())];
                 messages.push(Message::warning("fast-run-failed", args));
@@ -513,6 +516,7 @@ impl Panel for FastRvmPanel {
             tables: vec![fast_steps::events_table(self.events(), shown), methods],
             messages,
             legend: self.legend(),
+            summary: vec![fast_steps::step_summary(("fast-rvm", "fast-rvm-other"), self.events(), shown, [])],
             ..Report::default()
         }
     }

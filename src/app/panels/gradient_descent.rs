@@ -12,10 +12,10 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::background::Background;
-use crate::app::panel::{Grab, Panel};
+use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
 use crate::app::replay::{FIRST_SLICE, Player, Replay};
-use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use crate::basis::{Basis, BasisSpec, Family};
@@ -306,7 +306,8 @@ impl Panel for GradientPanel {
             _ => DVector::zeros(basis.len()),
         };
         let n = data.len();
-        let runs = schedules(settings.batch)
+        // A batch larger than the data is the whole data: every value of the slider works.
+        let runs = schedules(settings.batch.min(n.max(1)))
             .into_iter()
             .map(|schedule| {
                 let gd = GradientDescentSettings {
@@ -349,11 +350,19 @@ impl Panel for GradientPanel {
     }
 
     fn report(&self) -> Report {
+        let readouts = self.readouts();
+        let (step, steps) = self.replay.position();
+        let summary = vec![Sentence::of_readouts(
+            "gradient-descent",
+            &readouts,
+            [("step", step.into()), ("steps", steps.into())],
+        )];
         Report {
-            readouts: self.readouts(),
+            readouts,
             tables: self.tables(),
             messages: self.messages(),
             legend: self.legend(),
+            summary,
             ..Report::default()
         }
     }
@@ -366,6 +375,16 @@ impl Panel for GradientPanel {
             settings.data.add_point(x, y)?;
         }
         Ok(None)
+    }
+
+    /// For M = 2, the descents' start (w₀, w₁) on the weight plane, moved a hundredth of
+    /// the plane at a time: a press there is the change.
+    fn handles(&self, settings: &GradientSettings) -> Vec<Handle> {
+        let Some((surface, _)) = &self.surface else { return vec![] };
+        let at = settings.start.unwrap_or((0.0, 0.0));
+        let step = |(lo, hi): (f64, f64)| (hi - lo) / 100.0;
+        let (axes, step) = (("w0", Some("w1")), (step(surface.x_range), step(surface.y_range)));
+        vec![Handle { key: "start", args: vec![], at, axes, step, grab: None }]
     }
 
     fn data_points(settings: &mut GradientSettings) -> Option<&mut dyn PointSink> {

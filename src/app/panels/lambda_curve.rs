@@ -7,9 +7,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Panel};
+use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, rounded};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::Settings;
 use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
@@ -134,7 +134,10 @@ impl Panel for LambdaPanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
+        let readouts = self.readouts();
+        let more = [("s", self.sq.s.into()), ("q2", self.sq.q_squared().into())];
+        let summary = vec![Sentence::of_readouts("lambda-curve", &readouts, more)];
+        Report { readouts, messages: self.messages(), legend: self.legend(), summary, ..Report::default() }
     }
 
     /// Sets (s, q²) to the pressed point of the plane and grabs it.
@@ -147,6 +150,12 @@ impl Panel for LambdaPanel {
         let round = |v: f64| rounded(v, PER_UNIT);
         settings.assign("sparsity", &round(x).max(MIN_S).to_string())?;
         settings.assign("q2", &round(y).max(0.0).to_string())
+    }
+
+    /// The basis function's point (s, q²), moved by 0.05 at a time.
+    fn handles(&self, settings: &LambdaSettings) -> Vec<Handle> {
+        let (at, axes) = ((settings.s, settings.q2), ("sparsity", Some("q2")));
+        vec![Handle { key: "point", args: vec![], at, axes, step: (0.05, 0.05), grab: Some(0) }]
     }
 }
 

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::panel::Panel;
-use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use crate::basis::{BasisSpec, Family};
@@ -173,6 +173,15 @@ impl Panel for LeastSquaresPanel {
             tables: self.tables(),
             messages: self.messages(),
             legend: self.legend(),
+            summary: vec![Sentence::new(
+                "least-squares",
+                [
+                    ("M", self.current.m.into()),
+                    ("N", self.n.into()),
+                    ("train", self.current.train.into()),
+                    ("test", self.current.test.into()),
+                ],
+            )],
             ..Report::default()
         }
     }

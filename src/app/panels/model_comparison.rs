@@ -9,7 +9,7 @@ use plotters::prelude::*;
 
 use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec};
-use crate::app::report::{Readout, Report};
+use crate::app::report::{Readout, Report, Sentence};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE};
 use crate::basis::{Basis, BasisSpec, Family};
@@ -273,7 +273,9 @@ impl Panel for ComparisonPanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
+        let readouts = self.readouts();
+        let summary = vec![Sentence::of_readouts("model-comparison", &readouts, [])];
+        Report { readouts, legend: self.legend(), summary, ..Report::default() }
     }
 
     fn data_points(settings: &mut ComparisonSettings) -> Option<&mut dyn PointSink> {

@@ -21,7 +21,7 @@ use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real};
 use crate::app::replay::{FIRST_SLICE, Player, Recorded, Replay, Waiting};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
@@ -275,7 +275,9 @@ impl Panel for MulticlassPanel {
         let legend = crate::plot::classes::legend(self.classes);
         let sweeps = match &self.fitting {
             Fitting::Sweeping(sweeps) => sweeps.frames(),
-            Fitting::Starting { .. } => return Report { legend, ..Report::default() },
+            Fitting::Starting { .. } => {
+                return Report { legend, summary: vec![Sentence::new("preparing-fit", [])], ..Report::default() };
+            }
             Fitting::Failed(error) => {
                 let messages = vec![Message::warning("run-failed", [("reason", error.to_string())])];
                 return Report { messages, legend, ..Report::default() };
@@ -296,7 +298,9 @@ impl Panel for MulticlassPanel {
         } else if sweeps.run().is_done() && !sweeps.run().run().status().termination().is_some_and(|t| t.converged()) {
             messages.push(Message::warning("not-converged-sweeps", [("sweeps", MAX_SWEEPS.to_string())]));
         }
-        Report { readouts, messages, legend, ..Report::default() }
+        let (_, sweeps_so_far) = self.sweeps().map_or((0, 0), |s| s.position());
+        let summary = vec![Sentence::of_readouts("multiclass", &readouts, [("sweeps", sweeps_so_far.into())])];
+        Report { readouts, messages, legend, summary, ..Report::default() }
     }
 
     fn data_points(settings: &mut MulticlassSettings) -> Option<&mut dyn PointSink> {

@@ -7,7 +7,7 @@ use rand_pcg::Pcg64;
 
 use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec};
-use crate::app::report::{Readout, Report};
+use crate::app::report::{Readout, Report, Sentence};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, ParamGroup, PrecisionParams, X_RANGE};
 use crate::basis::{BasisSpec, Family};
@@ -137,7 +137,13 @@ impl Panel for PredictivePanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
+        // The ±2σ band at its narrowest and widest along the curve.
+        let widths = self.scene.std_dev.iter().map(|s| 4.0 * s);
+        let (narrow, wide) = widths.fold((f64::INFINITY, 0.0_f64), |(lo, hi), w| (lo.min(w), hi.max(w)));
+        let readouts = self.readouts();
+        let summary =
+            vec![Sentence::of_readouts("predictive", &readouts, [("narrow", narrow.into()), ("wide", wide.into())])];
+        Report { readouts, legend: self.legend(), summary, ..Report::default() }
     }
 
     fn data_points(settings: &mut PredictiveSettings) -> Option<&mut dyn PointSink> {

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use crate::app::background::Background;
 use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec, parse_real};
-use crate::app::report::{Cell, Message, Readout, Report, Table};
+use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use crate::basis::{BasisSpec, Family};
@@ -284,6 +284,7 @@ impl Panel for RegularisationPanel {
             .map(|j| vec![Cell::Number(j as f64), Cell::Number(ridge[j]), Cell::Number(lasso[j])])
             .collect();
         Report {
+            summary: vec![Sentence::of_readouts("regularisation", &readouts, [])],
             readouts,
             tables: vec![Table { key: "weights", columns: vec!["j", "ridge", "lasso"], rows }],
             messages: self.messages(),

@@ -12,7 +12,7 @@ use rand_pcg::Pcg64;
 use crate::app::panel::Panel;
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_real};
 use crate::app::replay::{Frames, Player, Replay};
-use crate::app::report::{Readout, Report};
+use crate::app::report::{Readout, Report, Sentence};
 use crate::app::settings::Settings;
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::{Dataset, StraightLine};
@@ -265,7 +265,9 @@ impl Panel for SequentialPanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), legend: self.legend(), ..Report::default() }
+        let readouts = self.readouts();
+        let summary = vec![Sentence::of_readouts("sequential", &readouts, [])];
+        Report { readouts, legend: self.legend(), summary, ..Report::default() }
     }
 
     fn player(&self) -> Option<&dyn Player> {

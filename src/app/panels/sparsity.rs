@@ -8,9 +8,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::panel::{Grab, Panel};
+use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, rounded, toggle_text};
-use crate::app::report::{Message, Readout, Report};
+use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::Settings;
 use crate::error::{Error, Result, ensure_positive};
@@ -185,7 +185,9 @@ impl Panel for SparsityPanel {
     }
 
     fn report(&self) -> Report {
-        Report { readouts: self.readouts(), messages: self.messages(), legend: self.legend(), ..Report::default() }
+        let readouts = self.readouts();
+        let summary = vec![Sentence::of_readouts("sparsity", &readouts, [("alpha", self.alpha.into())])];
+        Report { readouts, messages: self.messages(), legend: self.legend(), summary, ..Report::default() }
     }
 
     /// Moves t or the tip of φ, whichever is nearer, to (x, y) and grabs it (0: t, 1: φ).
@@ -205,6 +207,19 @@ impl Panel for SparsityPanel {
             settings.basis = point
         }
         Ok(())
+    }
+
+    /// The target t and the tip of φ, each moved by 0.05 in the (t₁, t₂) plane.
+    fn handles(&self, settings: &SparsitySettings) -> Vec<Handle> {
+        let handle = |key, [x, y]: [f64; 2], grab| Handle {
+            key,
+            args: vec![],
+            at: (x, y),
+            axes: ("t1", Some("t2")),
+            step: (0.05, 0.05),
+            grab: Some(grab),
+        };
+        vec![handle("target", settings.target, 0), handle("basis-tip", settings.basis, 1)]
     }
 }
 

@@ -1,0 +1,113 @@
+// The core browser checks in a second engine: Debian's firefox-esr (installed by
+// scripts/setup.sh), driven by npm's puppeteer-core over WebDriver BiDi — never a browser
+// puppeteer downloads. Every panel draws with no console error, a click on the plot adds a
+// point, a slider moved by the keyboard redraws, and the language toggles.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import zh from '../../www/strings/zh.js';
+import { serve } from '../../scripts/serve.mjs';
+import { panelNames } from './browser.mjs';
+
+const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+
+let server;
+let url;
+let browser;
+before(async () => {
+  ({ server, url } = await serve({ root: fileURLToPath(new URL('../../www', import.meta.url)), port: 0 }));
+  browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
+});
+after(async () => {
+  await browser?.close();
+  await new Promise((done) => server.close(done));
+});
+
+/** Opens `query` in a fresh page and waits until its panel has drawn and its work is done. */
+async function open(query) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  page.consoleErrors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  await page.goto(url + query);
+  await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+  await settled(page);
+  return page;
+}
+
+async function settled(page) {
+  await page.waitForFunction(() => document.body.dataset.working !== '1', { timeout: 60000 });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+const draws = (page) => page.$eval('#chart', (c) => Number(c.dataset.draws ?? 0));
+
+describe('Firefox', () => {
+  test('every panel draws, with no console error', async () => {
+    for (const panel of await panelNames()) {
+      const page = await open(`?panel=${panel}`);
+      assert.ok((await draws(page)) >= 1, panel);
+      // The chart is not blank: the canvas has more than one colour.
+      const colours = await page.evaluate(() => {
+        const canvas = document.querySelector('#chart');
+        const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+        const seen = new Set();
+        for (let i = 0; i < data.length && seen.size < 5; i += 4 * 97) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+        return seen.size;
+      });
+      assert.ok(colours >= 3, `${panel}: ${colours} colours`);
+      assert.ok((await page.$$('#readouts dd')).length > 0 || panel === 'basis', `${panel}: readouts`);
+      assert.deepEqual(page.consoleErrors, [], panel);
+      await page.close();
+    }
+  });
+
+  test('a click on the plot adds a point', async () => {
+    const page = await open('?panel=predictive');
+    const point = await page.evaluate(() => {
+      const canvas = document.querySelector('#chart');
+      const box = canvas.getBoundingClientRect();
+      const a = window.rvmLab.state.lab.plotArea();
+      const [px, py] = [(a.left + a.right) / 2, (a.top + a.bottom) / 2];
+      return { x: box.left + (px * box.width) / canvas.width, y: box.top + (py * box.height) / canvas.height };
+    });
+    const n = Number(await page.$eval('#readouts dd[data-key="N"]', (dd) => dd.textContent));
+    const before = await draws(page);
+    await page.mouse.click(point.x, point.y);
+    await page.waitForFunction(() => new URLSearchParams(location.search).has('points'));
+    await page.waitForFunction((k) => Number(document.querySelector('#chart').dataset.draws) > k, {}, before);
+    const readout = await page.$eval('#readouts dd[data-key="N"]', (dd) => dd.textContent);
+    assert.equal(readout, String(n + 1), 'the generated points and the one clicked');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('a slider moved by the keyboard redraws and writes the URL', async () => {
+    const page = await open('?panel=predictive');
+    const before = await draws(page);
+    const n = Number(await page.$eval('#ctl-N', (input) => input.value));
+    await page.focus('#rng-N');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((k) => new URLSearchParams(location.search).get('N') === String(k), {}, n + 1);
+    await page.waitForFunction((n) => Number(document.querySelector('#chart').dataset.draws) > n, {}, before);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('the language toggles to Chinese and back', async () => {
+    const page = await open('?panel=fast-rvm');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    assert.equal(await page.$eval('#panel-title', (el) => el.textContent), zh['panel.fast-rvm']);
+    assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('lang')), 'zh');
+    await page.click('#lang-toggle');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+});
