@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes precompressed siblings of every text and wasm file under a folder: `f.br` (brotli,
-// quality 11) and `f.gz` (gzip -9), so a server sends each file compressed without
+// quality 11) and `f.gz` (gzip made by zopfli: the same format every browser reads, about 5 %
+// smaller than gzip -9 — 14 KB on the wasm module), so a server sends each file compressed without
 // compressing it per request (`scripts/serve.mjs` does; so do nginx's gzip_static and
 // brotli_static, and Caddy's `precompressed`). A sibling is written only when its file is
 // newer, and a server must ignore a sibling older than its file (an edited lesson, say).
@@ -12,7 +13,8 @@
 import { readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants } from 'node:zlib';
+import { gzipAsync } from '@gfx/zopfli';
 
 /** The kinds of file worth compressing (images are compressed already). */
 export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.txt']);
@@ -20,7 +22,7 @@ export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.
 /** The encodings, in the order a server prefers them, with their siblings' suffixes. */
 export const ENCODINGS = [
   { name: 'br', suffix: '.br', encode: (bytes, textual) => brotli(bytes, textual) },
-  { name: 'gzip', suffix: '.gz', encode: (bytes) => gzipSync(bytes, { level: 9 }) },
+  { name: 'gzip', suffix: '.gz', encode: (bytes) => gzipAsync(bytes, { numiterations: 15 }) },
 ];
 
 function brotli(bytes, textual) {
@@ -66,7 +68,7 @@ export async function compressFolder(folder) {
         continue;
       }
       bytes ??= await readFile(path);
-      const packed = encode(bytes, extname(path) !== '.wasm');
+      const packed = await encode(bytes, extname(path) !== '.wasm');
       await writeFile(sibling, packed);
       // The sibling carries its file's time: a server compares the two.
       await utimes(sibling, source.atime, source.mtime);

@@ -12,6 +12,7 @@ import { attempt, buildControls, syncControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
+import { wirePlotted } from './plotted.js';
 import { LANGUAGES, STRINGS, loadLanguage, translate } from './i18n.js';
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
@@ -126,6 +127,7 @@ function wireEvents() {
     schedule();
   });
   wireFiles();
+  wirePlotted();
   wireHandles();
   $('#share-toggle').addEventListener('click', toggleShare);
   const chart = $('#chart');

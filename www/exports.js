@@ -1,5 +1,6 @@
 // Files in and out: the chart as PNG (as drawn) and SVG (drawn again as vector graphics by
-// Rust), the results and the data as CSV, and data pasted or dropped as CSV.
+// Rust), the results, what the chart plots and the data as CSV, and data pasted or dropped
+// as CSV.
 
 import { attempt } from './controls.js';
 import { showError } from './errors.js';
@@ -52,6 +53,9 @@ export function wireFiles() {
   $('#export-svg').addEventListener('click', exportSvg);
   $('#export-results').addEventListener('click', () =>
     exportText(() => state.lab.resultsCsv(), 'text/csv', `${state.panel}-results.csv`),
+  );
+  $('#export-plotted').addEventListener('click', () =>
+    exportText(() => state.lab.plottedCsv(), 'text/csv', `${state.panel}-plotted.csv`),
   );
   $('#csv').addEventListener('submit', (event) => {
     event.preventDefault();

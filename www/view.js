@@ -3,8 +3,10 @@
 // progress from the panel's one report.
 
 import { showError } from './errors.js';
+import { renderPlotted } from './plotted.js';
 import { $, state, t } from './state.js';
 import { renderedScale, sizeStageText, textZoom } from './stage.js';
+import { buildTable, formatNumber } from './tables.js';
 import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
 
@@ -80,6 +82,7 @@ export function renderReports() {
   renderTables(report.tables);
   renderMessages(report.messages);
   renderSummary(report.summary);
+  renderPlotted();
 }
 
 /** While playing, the chart's description is rewritten at most this often (it is a polite
@@ -155,37 +158,17 @@ function renderReadouts(readouts) {
 
 function renderTables(tables) {
   const box = $('#tables');
-  box.replaceChildren();
-  for (const { key, columns, rows } of tables) {
-    const table = document.createElement('table');
-    // The roles stay when a narrow column lays the rows out as blocks (CSS display drops
-    // a table's semantics in some browsers).
-    table.setAttribute('role', 'table');
-    table.dataset.key = key;
-    table.createCaption().textContent = t(`table.${key}`);
-    const head = table.createTHead().insertRow();
-    head.setAttribute('role', 'row');
-    for (const column of columns) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.setAttribute('role', 'columnheader');
-      th.textContent = t(`column.${column}`);
-      head.append(th);
-    }
-    const body = table.createTBody();
-    const names = columns.map((column) => t(`column.${column}`));
-    for (const row of rows) {
-      const tr = body.insertRow();
-      tr.setAttribute('role', 'row');
-      row.forEach((cell, i) => {
-        const td = tr.insertCell();
-        td.setAttribute('role', 'cell');
-        td.textContent = 'label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number);
-        td.dataset.label = names[i];
-      });
-    }
-    box.append(table);
-  }
+  box.replaceChildren(
+    ...tables.map(({ key, columns, rows }) => {
+      const table = buildTable(
+        t(`table.${key}`),
+        columns.map((column) => t(`column.${column}`)),
+        rows.map((row) => row.map((cell) => ('label' in cell ? t(`cell.${cell.label}`) : formatNumber(cell.number)))),
+      );
+      table.dataset.key = key;
+      return table;
+    }),
+  );
   tablesLaidOut = false;
 }
 
@@ -217,12 +200,3 @@ function renderMessages(messages) {
   }
 }
 
-/** Integers as they are; ±∞ (α of a pruned basis vector) as ∞; tiny or huge values in exponent form; others to 5 significant digits. */
-function formatNumber(value) {
-  if (Number.isInteger(value)) return String(value);
-  if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
-  if (!Number.isFinite(value)) return String(value);
-  const size = Math.abs(value);
-  if (size !== 0 && (size < 1e-3 || size >= 1e6)) return value.toExponential(2);
-  return String(Number(value.toPrecision(5)));
-}

@@ -93,7 +93,10 @@ pub fn likelihood_chart(events: &[Event], shown: usize, y_name: (&'static str, &
         x_name: ("step", "step"),
         y_name,
         title: Some(("marginal-likelihood", "marginal likelihood")),
-        curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(up_to, palette::MEAN, 2.0)],
+        curves: vec![
+            Curve::solid(all, palette::SAMPLE, 1.0).named("whole-run"),
+            Curve::solid(up_to, palette::MEAN, 2.0).named("to-step"),
+        ],
         points: vec![],
         marker: Some(shown as f64),
     }

@@ -10,7 +10,7 @@
 //! - [`replay`], [`background`]: the one replay every animated panel uses (a cursor over
 //!   the frames of a solver's run) and solvers run in slices in the background.
 //! - [`report`], [`scene`], [`fast_steps`]: what panels show besides their charts, and
-//!   scenes several of them draw.
+//!   scenes several of them draw; [`plotted`]: what the charts plot, as tables.
 //! - [`lesson`]: a lesson step's action on a panel, in its one order.
 //!
 //! The wasm layer only forwards calls to a [`PanelModel`].
@@ -22,6 +22,7 @@ pub mod lesson;
 pub mod panel;
 pub mod panels;
 pub mod params;
+pub mod plotted;
 pub mod replay;
 pub mod report;
 pub mod scene;
@@ -30,6 +31,7 @@ pub mod settings;
 pub use panel::{Description, Grab, Handle, Layout, Live, Panel, PanelModel};
 pub use panels::{PANELS, names, open_panel};
 pub use params::{Control, Notice, ParamSpec};
+pub use plotted::{Heading, Name, Plotted};
 pub use report::{Cell, Message, Readout, Report, Sentence, Table, Word};
 pub use settings::Settings;
 

@@ -13,6 +13,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::params::{Notice, ParamSpec};
+use super::plotted::Plotted;
 use super::replay::Player;
 use super::report::Report;
 use super::settings::{PointSink, Settings};
@@ -96,6 +97,10 @@ pub trait Panel: Sized + 'static {
     /// The readouts, tables, messages and legend beside the chart. (Its `position` and
     /// `work` are filled in by [`Live`] from the player and [`Panel::work_progress`].)
     fn report(&self) -> Report;
+
+    /// What the chart plots, as tables: the scenes [`Panel::draw`] draws, each tabulated
+    /// by its chart type ([`super::plotted::Tabulate`]).
+    fn plotted(&self) -> Vec<Plotted>;
 
     /// The data points of `settings` that a press on the plot or the add-point form extends,
     /// if the panel has such data.
@@ -366,6 +371,8 @@ pub trait PanelModel {
     fn work(&mut self, budget: Budget) -> bool;
     /// Everything shown beside the chart, and where the animation and the work stand.
     fn report(&self) -> Report;
+    /// What the chart plots, as tables ([`Panel::plotted`]).
+    fn plotted(&self) -> Vec<Plotted>;
     /// The state as URL query pairs; [`PanelModel::apply_query`] of them reproduces it.
     fn query(&self) -> Vec<(String, String)>;
     /// Sets the state from URL query pairs: each unusable pair keeps its default and
@@ -480,6 +487,10 @@ impl<P: Panel> PanelModel for Live<P> {
             work: self.panel.work_progress(),
             ..self.panel.report()
         }
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        self.panel.plotted()
     }
 
     fn query(&self) -> Vec<(String, String)> {

@@ -153,8 +153,7 @@ pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
         text.push_str(&format!("{},{:?}\n", readout.key, readout.value));
     }
     for table in tables {
-        text.push_str(&format!("\n{}\n{}\n", table.key, table.columns.join(",")));
-        for row in &table.rows {
+        let mut lines = table.rows.iter().map(|row| {
             let cells: Vec<String> = row
                 .iter()
                 .map(|cell| match cell {
@@ -162,11 +161,24 @@ pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
                     Cell::Number(value) => format!("{value:?}"),
                 })
                 .collect();
-            text.push_str(&cells.join(","));
-            text.push('\n');
-        }
+            cells.join(",")
+        });
+        push_csv_section(&mut text, table.key, &table.columns.join(","), &mut lines);
     }
     text
+}
+
+/// Appends a section of a CSV file to `text`: a blank line if `text` is not empty, a line
+/// with `caption`, one with the `headings`, then the `lines` of the rows.
+pub fn push_csv_section(text: &mut String, caption: &str, headings: &str, lines: &mut dyn Iterator<Item = String>) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(&format!("{caption}\n{headings}\n"));
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
 }
 
 #[cfg(test)]

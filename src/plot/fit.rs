@@ -24,17 +24,25 @@ pub struct Curve {
     pub dashed: bool,
     /// Also mark every point with a dot.
     pub dotted: bool,
+    /// The legend key naming it in its chart's table ([`crate::app::plotted`]); unnamed
+    /// curves are numbered there.
+    pub series: Option<&'static str>,
 }
 
 impl Curve {
     /// A solid line.
     pub fn solid(points: Vec<(f64, f64)>, colour: RGBColor, width: f64) -> Self {
-        Self { points, colour, width, dashed: false, dotted: false }
+        Self { points, colour, width, dashed: false, dotted: false, series: None }
+    }
+
+    /// The same curve named by the legend key `series` in its table.
+    pub fn named(self, series: &'static str) -> Self {
+        Self { series: Some(series), ..self }
     }
 
     /// The noise-free curve sin 2πx, dashed.
     pub fn truth(points: Vec<(f64, f64)>) -> Self {
-        Self { points, colour: palette::TRUTH, width: 2.0, dashed: true, dotted: false }
+        Self { points, colour: palette::TRUTH, width: 2.0, dashed: true, dotted: false, series: Some("truth") }
     }
 }
 

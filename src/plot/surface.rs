@@ -69,6 +69,9 @@ pub struct SurfacePath {
     /// Its colour.
     #[serde(skip)]
     pub colour: RGBColor,
+    /// The legend key naming it in the chart's table ([`crate::app::plotted`]).
+    #[serde(skip)]
+    pub series: &'static str,
 }
 
 /// A surface in bands with paths and cross marks on top (weight space, (ln α, ln β)).
@@ -80,6 +83,13 @@ pub struct SurfaceChart {
     pub x_name: (&'static str, &'static str),
     /// Label key and English text of the y-axis name.
     pub y_name: (&'static str, &'static str),
+    /// Label key of what the bands show (`chart.<key>`: "ln p(t|α,β)", "E(w)"), for its
+    /// table ([`crate::app::plotted`]).
+    pub z_name: &'static str,
+    /// z = a + b·value as (a, b): the surface may hold z transformed so that its bands
+    /// fall well (a depth below the top, a negated density: the darkest band at the top);
+    /// its table shows z itself. (0, 1) when it holds z.
+    pub z_of_value: (f64, f64),
     /// Label key and English text of the title, if any.
     pub title: Option<(&'static str, &'static str)>,
     /// Paths drawn over the bands.

@@ -289,6 +289,20 @@ impl Lab {
         shown
     }
 
+    /// What the chart plots, as tables for the page's data-table view: `[{caption: {key,
+    /// number}, headings: [{key, number}], values: Float64Array}]` (keys are string-table
+    /// keys; `number` numbers a member of a family, or is undefined; the values row after
+    /// row, one per heading).
+    pub fn plotted(&self) -> JsValue {
+        self.panel.plotted().to_js()
+    }
+
+    /// The same as CSV text ([`crate::app::plotted::plotted_csv`]).
+    #[wasm_bindgen(js_name = plottedCsv)]
+    pub fn plotted_csv(&self) -> String {
+        crate::app::plotted::plotted_csv(&self.panel.plotted())
+    }
+
     /// Draws for a projector (high-contrast colours, wider lines: [`Look::Projector`]) or,
     /// with `false`, for a screen.
     #[wasm_bindgen(js_name = setProjector)]

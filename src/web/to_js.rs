@@ -4,7 +4,9 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::app::{Cell, Control, Description, Handle, Message, ParamSpec, Readout, Report, Sentence, Table, Word};
+use crate::app::{
+    Cell, Control, Description, Handle, Heading, Message, ParamSpec, Plotted, Readout, Report, Sentence, Table, Word,
+};
 use crate::plot::{LegendEntry, Mark, PlotArea};
 use crate::rvm::RvmFit;
 use crate::rvm::classification::ClassificationFit;
@@ -164,6 +166,23 @@ impl ToJs for Cell {
 impl ToJs for Table {
     fn to_js(&self) -> JsValue {
         object(&[("key", self.key.to_js()), ("columns", self.columns.to_js()), ("rows", self.rows.to_js())])
+    }
+}
+
+/// `{key, number}`: `key` in the string table (`chart.x`, `legend.mean`), `number` the member
+/// of a family or undefined.
+impl ToJs for Heading {
+    fn to_js(&self) -> JsValue {
+        object(&[("key", self.name.text_key().to_js()), ("number", self.number.to_js())])
+    }
+}
+
+/// `{caption: heading, headings: [heading], values: Float64Array}`: the numbers row after
+/// row, one per heading.
+impl ToJs for Plotted {
+    fn to_js(&self) -> JsValue {
+        let values = js_sys::Float64Array::from(self.values.as_slice()).into();
+        object(&[("caption", self.caption.to_js()), ("headings", self.headings.to_js()), ("values", values)])
     }
 }
 

@@ -7,13 +7,10 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
-import { open, panelNames, settled, start } from './browser.mjs';
+import { axeViolations, open, panelNames, settled, start } from './browser.mjs';
 
-const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
 let env;
 before(async () => {
@@ -21,22 +18,13 @@ before(async () => {
 });
 after(() => env.close());
 
-/** axe's violations on the page as `rule: targets` lines (none: an empty list). */
-async function violations(page) {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async (tags) => {
-    const { violations } = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
-    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  }, TAGS);
-}
-
 describe('axe-core finds no violation', () => {
   test('on every panel, in English and in Chinese', async () => {
     const found = [];
     for (const panel of await panelNames()) {
       for (const lang of ['en', 'zh']) {
         const page = await open(env, `?panel=${panel}&lang=${lang}`);
-        for (const line of await violations(page)) found.push(`${panel} ${lang}: ${line}`);
+        for (const line of await axeViolations(page)) found.push(`${panel} ${lang}: ${line}`);
         await page.context().close();
       }
     }
@@ -57,10 +45,10 @@ describe('axe-core finds no violation', () => {
       await page.goto(env.url + query);
       await page.waitForSelector('body[data-ready="1"]');
       await settled(page);
-      for (const line of await violations(page)) found.push(`${query}: ${line}`);
+      for (const line of await axeViolations(page)) found.push(`${query}: ${line}`);
       if (query.includes('evidence')) {
         await page.keyboard.press('?');
-        for (const line of await violations(page)) found.push(`${query} keys: ${line}`);
+        for (const line of await axeViolations(page)) found.push(`${query} keys: ${line}`);
       }
       await context.close();
     }
@@ -69,7 +57,7 @@ describe('axe-core finds no violation', () => {
     await page.goto(`${env.url}embed.html`);
     await page.waitForFunction(() => document.querySelectorAll('iframe').length >= 3);
     await page.waitForTimeout(500);
-    for (const line of await violations(page)) found.push(`embed.html: ${line}`);
+    for (const line of await axeViolations(page)) found.push(`embed.html: ${line}`);
     await context.close();
     assert.deepEqual(found, []);
   });

@@ -3,6 +3,7 @@
 
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -63,6 +64,43 @@ export async function open(env, query = '', { viewport = { width: 1100, height: 
   await waitForDraws(page, 1);
   await settled(page);
   return page;
+}
+
+/**
+ * Opens `query` with a long-task observer from the first byte on (`window.longTasks`, in
+ * ms; `longTasks` takes them) and waits until the panel is ready and its work done.
+ */
+export async function openObserved(env, query) {
+  const context = await env.browser.newContext({ viewport: { width: 1350, height: 940 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(env.url + query);
+  await page.waitForSelector('body[data-ready="1"]');
+  await settled(page);
+  return page;
+}
+
+/** The long tasks recorded since the last call (their durations in ms). */
+export function longTasks(page) {
+  return page.evaluate(() => window.longTasks.splice(0));
+}
+
+/** The axe-core rules (WCAG 2.2 A/AA and best practice) the e2e suite checks. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+/** axe-core's violations on the page as `rule: targets` lines (none: an empty list). */
+export async function axeViolations(page) {
+  const source = await readFile(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+  await page.addScriptTag({ content: source });
+  return page.evaluate(async (tags) => {
+    const { violations } = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }, AXE_TAGS);
 }
 
 /** Waits until work left over from the last change (computed in slices) is done. */

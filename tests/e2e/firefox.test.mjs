@@ -1,7 +1,8 @@
 // The core browser checks in a second engine: Debian's firefox-esr (installed by
 // scripts/setup.sh), driven by npm's puppeteer-core over WebDriver BiDi — never a browser
 // puppeteer downloads. Every panel draws with no console error, a click on the plot adds a
-// point, a slider moved by the keyboard redraws, and the language toggles.
+// point, a slider moved by the keyboard redraws, the language toggles, and the data table of
+// the chart opens from the keyboard.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -107,6 +108,22 @@ describe('Firefox', () => {
     assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('lang')), 'zh');
     await page.click('#lang-toggle');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('the data table of the chart opens from the keyboard and lists the curves', async () => {
+    const page = await open('?panel=predictive');
+    await page.focus('#plotted > summary');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#plotted-tables table');
+    const tables = await page.$$eval('#plotted-tables table', (all) =>
+      all.map((t) => [t.caption.textContent, t.tBodies[0].rows.length]),
+    );
+    assert.deepEqual(tables, [
+      ['data', 10],
+      ['curves', 201],
+    ]);
     assert.deepEqual(page.consoleErrors, []);
     await page.close();
   });

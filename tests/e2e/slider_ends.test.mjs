@@ -5,7 +5,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { panelNames, settled, start } from './browser.mjs';
+import { longTasks as tasks, openObserved, panelNames, settled, start } from './browser.mjs';
 
 /** The bound on any one task, in milliseconds. */
 const LONGEST = 200;
@@ -28,22 +28,10 @@ function slide(page, key, end) {
   );
 }
 
-const tasks = (page) => page.evaluate(() => window.longTasks.splice(0));
-
 test('every slider of every panel goes to both ends with no task over 200 ms', async () => {
   const slow = [];
   for (const panel of await panelNames()) {
-    const context = await env.browser.newContext({ viewport: { width: 1350, height: 940 } });
-    const page = await context.newPage();
-    await page.addInitScript(() => {
-      window.longTasks = [];
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) window.longTasks.push(Math.round(entry.duration));
-      }).observe({ type: 'longtask', buffered: true });
-    });
-    await page.goto(`${env.url}?panel=${panel}`);
-    await page.waitForSelector('body[data-ready="1"]');
-    await settled(page);
+    const page = await openObserved(env, `?panel=${panel}`);
     await tasks(page);
     const keys = await page.$$eval('input[type=range][id^=rng-]', (ranges) => ranges.map((r) => r.id.slice(4)));
     for (const key of keys.filter((k) => k !== 'step')) {

@@ -1,6 +1,7 @@
 //! The basis-functions panel: every φⱼ(x) of the chosen family over [0, 1]; the
 //! centres of Gaussian and sigmoidal functions can be dragged along x.
 
+use crate::app::plotted::{Plotted, tabulate_all};
 use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
@@ -150,6 +151,10 @@ impl Panel for BasisPanel {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         draw(root, &self.scene, scale, labels)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        tabulate_all(&[&self.scene])
     }
 
     fn report(&self) -> Report {

@@ -5,6 +5,7 @@
 //! step, the λ curve of that basis function and the event log. The classic re-estimation
 //! runs in the background for comparison.
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use std::sync::Arc;
 
 use nalgebra::DVector;
@@ -245,6 +246,19 @@ impl Panel for ClassificationPanel {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let shown = self.replay.shown();
+        let likelihood = fast_steps::likelihood_chart(self.events(), shown, ("laplace-log-ml", "ln p(t|α) (Laplace)"));
+        let lambda = fast_steps::lambda_chart(self.events(), shown);
+        let mut charts: Vec<&dyn Tabulate> = vec![];
+        let map = self.map_chart();
+        charts.extend([&map as &dyn Tabulate, &likelihood]);
+        if let Some(chart) = &lambda {
+            charts.push(chart);
+        }
+        tabulate_all(&charts)
     }
 
     fn report(&self) -> Report {

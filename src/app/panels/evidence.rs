@@ -3,6 +3,7 @@
 //! with β fixed, β with α fixed, both (lecture notes on linear models, eq 40, 43, 45) and
 //! EM (PRML 9.63) — from a start the student clicks, and the surface's own maximum marked.
 
+use crate::app::plotted::{Plotted, tabulate_all};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -23,6 +24,8 @@ use crate::solver::{Solver, Termination};
 /// Colours of the four schemes: α only, β only, both, EM.
 const COLOURS: [RGBColor; 4] =
     [RGBColor(0xE6, 0x9F, 0x00), RGBColor(0x56, 0xB4, 0xE9), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0xCC, 0x79, 0xA7)];
+/// The schemes' names in the legend, in the order of [`COLOURS`].
+const SCHEMES: [&str; 4] = ["alpha-only", "beta-only", "both", "em"];
 /// Cells of the surface along each axis.
 const CELLS: usize = 160;
 /// ln α and ln β shown at least.
@@ -131,13 +134,20 @@ impl EvidencePanel {
         let paths = COLOURS
             .iter()
             .enumerate()
-            .map(|(k, &colour)| SurfacePath { points: self.visible(k).map(|(a, b, _)| (a, b)).collect(), colour })
+            .zip(SCHEMES)
+            .map(|((k, &colour), series)| SurfacePath {
+                points: self.visible(k).map(|(a, b, _)| (a, b)).collect(),
+                colour,
+                series,
+            })
             .collect();
         let max = self.grid.argmax;
         SurfaceChart {
             surface: self.grid.surface.clone(),
             x_name: ("ln-alpha", "ln α"),
             y_name: ("ln-beta", "ln β"),
+            z_name: "log-evidence",
+            z_of_value: (self.grid.argmax.log_evidence, -1.0),
             title: None,
             paths,
             crosses: vec![(max.ln_alpha, max.ln_beta)],
@@ -149,12 +159,14 @@ impl EvidencePanel {
         let curves: Vec<Curve> = COLOURS
             .iter()
             .enumerate()
-            .map(|(k, &colour)| Curve {
+            .zip(SCHEMES)
+            .map(|((k, &colour), series)| Curve {
                 points: self.visible(k).enumerate().map(|(i, (_, _, l))| (i as f64, l)).collect(),
                 colour,
                 width: 2.0,
                 dashed: false,
                 dotted: true,
+                series: Some(series),
             })
             .collect();
         let top = self.grid.argmax.log_evidence;
@@ -222,6 +234,10 @@ impl Panel for EvidencePanel {
         let area = self.surface_chart().draw(&left, scale, labels)?;
         self.climb_chart().draw(&right, scale, labels)?;
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        tabulate_all(&[&self.surface_chart(), &self.climb_chart()])
     }
 
     fn report(&self) -> Report {

@@ -5,6 +5,8 @@
 //! curve of that basis function, and the event log. The classic and EM methods run to
 //! convergence in the background for comparison.
 
+use crate::app::plotted::{Name, Plotted, Tabulate, curves_on_grid, tabulate_all};
+use crate::plot::fit::LineChart;
 use std::sync::Arc;
 
 use nalgebra::DVector;
@@ -293,6 +295,22 @@ impl FastRvmPanel {
         }
     }
 
+    /// The data points of the relevance vectors of `run` (the bias has none).
+    fn relevance_vectors(&self, run: &FastRvm) -> Vec<(f64, f64)> {
+        let centre = |m: usize| kernel_centre(&self.data.x, true, m).map(|c| (c, self.data.t[m - 1]));
+        run.active().iter().filter_map(|&m| centre(m)).collect()
+    }
+
+    /// The charts beside the data at the step shown: L against step, and λ(α) of the
+    /// highlighted basis function or else of this step's.
+    fn side_charts(&self) -> Option<(LineChart, Option<LambdaChart>)> {
+        let (shown, _) = self.event()?;
+        let likelihood = fast_steps::likelihood_chart(self.events(), shown, ("log-ml", "ln p(t|α,β)"));
+        let lambda =
+            self.highlight.map_or_else(|| fast_steps::lambda_chart(self.events(), shown), |m| self.highlight_lambda(m));
+        Some((likelihood, lambda))
+    }
+
     /// The data chart: the predictive scene, each active basis function times its weight,
     /// the relevance vectors circled, and the basis function of this step in its action's
     /// colour and dash, named in a label.
@@ -313,11 +331,7 @@ impl FastRvmPanel {
         for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
             line(&mut chart, &curve(m, w), ACTIVE.stroke_width(px(1.0, scale)))?;
         }
-        let centres: Vec<(f64, f64)> = run
-            .active()
-            .iter()
-            .filter_map(|&m| kernel_centre(&self.data.x, true, m).map(|c| (c, self.data.t[m - 1])))
-            .collect();
+        let centres = self.relevance_vectors(run);
         chart
             .draw_series(
                 centres.iter().map(|&p| Circle::new(p, px(7.0, scale), palette::INK.stroke_width(px(1.5, scale)))),
@@ -467,14 +481,33 @@ impl Panel for FastRvmPanel {
         };
         let area = self.draw_data(&main, scale, labels)?;
         let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
-        let Some((shown, _)) = self.event() else { return Ok(area) };
-        fast_steps::likelihood_chart(self.events(), shown, ("log-ml", "ln p(t|α,β)")).draw(&upper, scale, labels)?;
-        let lambda =
-            self.highlight.map_or_else(|| fast_steps::lambda_chart(self.events(), shown), |m| self.highlight_lambda(m));
+        let Some((likelihood, lambda)) = self.side_charts() else { return Ok(area) };
+        likelihood.draw(&upper, scale, labels)?;
         if let Some(chart) = lambda {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
+    }
+
+    /// The data chart's scene, each active basis function times its weight, the relevance
+    /// vectors, and the side charts.
+    fn plotted(&self) -> Vec<Plotted> {
+        let scene = self.scene();
+        let mut tables = tabulate_all(&[&scene]);
+        if let Some(run) = self.current() {
+            let weighted = |(&m, &w): (&usize, &f64)| scene.grid.iter().map(|&x| w * self.column(m, x)).collect();
+            let curves: Vec<Vec<f64>> = run.active().iter().zip(run.mean().iter()).map(weighted).collect();
+            tables.push(curves_on_grid(Name::Series("active-bases"), &scene.grid, "phi", &curves, run.active()));
+            let axes = ("x", "t");
+            tables.push(Plotted::points(Name::Series("relevance-vectors"), axes, &self.relevance_vectors(run)));
+        }
+        if let Some((likelihood, lambda)) = self.side_charts() {
+            likelihood.tabulate(&mut tables);
+            if let Some(chart) = lambda {
+                chart.tabulate(&mut tables);
+            }
+        }
+        tables
     }
 
     fn report(&self) -> Report {

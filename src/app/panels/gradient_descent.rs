@@ -7,6 +7,7 @@
 //! computes, the rest in the background ([`Panel::work`]), the animation showing their ends
 //! as they grow.
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -35,6 +36,8 @@ use crate::solver::{Budget, Solver, Termination};
 const COLOURS: [RGBColor; 3] = [RGBColor(0x00, 0x72, 0xB2), RGBColor(0xD5, 0x5E, 0x00), RGBColor(0xCC, 0x79, 0xA7)];
 /// Names of the three methods as the lecture abbreviates them (the same in both languages).
 const NAMES: [&str; 3] = ["BGD", "SGD", "MBGD"];
+/// Their keys in the legend.
+const SERIES: [&str; 3] = ["bgd", "sgd", "mbgd"];
 /// Most epochs: with N ≤ 200 a run is at most 40 000 updates, each costing O(N·M).
 const MAX_EPOCHS: u64 = 200;
 /// Contour lines of a surface, as [`Surface::contours`] gives them.
@@ -211,8 +214,10 @@ impl GradientPanel {
                     width: 1.0,
                     dashed: true,
                     dotted: false,
+                    series: Some("least-squares"),
                 },
-                Curve::solid(losses.iter().enumerate().map(|(i, &e)| (i as f64, log(e))).collect(), COLOURS[k], 2.0),
+                Curve::solid(losses.iter().enumerate().map(|(i, &e)| (i as f64, log(e))).collect(), COLOURS[k], 2.0)
+                    .named(SERIES[k]),
             ],
             points: vec![],
             marker: None,
@@ -231,10 +236,11 @@ impl GradientPanel {
             width: 1.5,
             dashed: true,
             dotted: false,
+            series: Some("least-squares"),
         });
         for (k, colour) in COLOURS.into_iter().enumerate().take(self.runs().len()) {
             if let Some(w) = self.visible(k).0.last() {
-                curves.push(Curve::solid(curve(w), colour, 2.0));
+                curves.push(Curve::solid(curve(w), colour, 2.0).named(SERIES[k]));
             }
         }
         LineChart {
@@ -255,12 +261,18 @@ impl GradientPanel {
             .into_iter()
             .enumerate()
             .take(self.runs().len())
-            .map(|(k, colour)| SurfacePath { points: self.visible(k).0.iter().map(|w| (w[0], w[1])).collect(), colour })
+            .map(|(k, colour)| SurfacePath {
+                points: self.visible(k).0.iter().map(|w| (w[0], w[1])).collect(),
+                colour,
+                series: SERIES[k],
+            })
             .collect();
         SurfaceChart {
             surface: surface.clone(),
             x_name: ("w0", "w₀"),
             y_name: ("w1", "w₁"),
+            z_name: "error",
+            z_of_value: (0.0, 1.0),
             title: None,
             paths,
             crosses: vec![(self.least_squares[0], self.least_squares[1])],
@@ -347,6 +359,18 @@ impl Panel for GradientPanel {
             None => data_area,
         };
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let losses: Vec<_> = (0..3).map(|k| self.loss_chart(k)).collect();
+        let weights = self.surface.as_ref().map(|surface| self.weight_chart(surface));
+        let data = self.data_chart();
+        let mut charts: Vec<&dyn Tabulate> = losses.iter().map(|c| c as &dyn Tabulate).collect();
+        charts.push(&data);
+        if let Some(chart) = &weights {
+            charts.push(chart);
+        }
+        tabulate_all(&charts)
     }
 
     fn report(&self) -> Report {

@@ -4,6 +4,7 @@
 //! figure are one choice away. Beside it, the (s, q²) plane: above the line q² = s a basis
 //! vector is kept, below it pruned; a press or drag there sets (s, q²).
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -131,6 +132,13 @@ impl Panel for LambdaPanel {
         let curve = LambdaCurve { title: Some(("lambda-curve", "λ(α), PRML 7.97")), ..LambdaCurve::new(self.sq) };
         curve.chart()?.draw(&left, scale, labels)?;
         self.plane().draw(&right, scale, labels)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let curve = LambdaCurve { title: Some(("lambda-curve", "λ(α), PRML 7.97")), ..LambdaCurve::new(self.sq) };
+        let mut tables = curve.chart().map_or(vec![], |chart| tabulate_all(&[&chart]));
+        self.plane().tabulate(&mut tables);
+        tables
     }
 
     fn report(&self) -> Report {

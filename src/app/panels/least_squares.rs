@@ -1,6 +1,7 @@
 //! The least-squares panel (lecture notes on linear models, eq 4–8): w_ML = Φ†t and 1/β_ML
 //! on the noisy sinusoid, beside the train and test RMS error for every M (PRML Fig 1.5).
 
+use crate::app::plotted::{Plotted, tabulate_all};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -135,17 +136,18 @@ impl Panel for LeastSquaresPanel {
             title: None,
             curves: vec![
                 Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
-                Curve::solid(fitted, palette::MEAN, 2.5),
+                Curve::solid(fitted, palette::MEAN, 2.5).named("fit"),
             ],
             points,
             marker: None,
         };
-        let series = |pick: fn(&ErrorAtM) -> f64, colour| Curve {
+        let series = |pick: fn(&ErrorAtM) -> f64, colour, series| Curve {
             points: curve.iter().map(|e| (e.m as f64, pick(e).min(10.0 * RMS_CEILING))).collect(),
             colour,
             width: 2.0,
             dashed: false,
             dotted: true,
+            series: Some(series),
         };
         let error_chart = LineChart {
             x_range: (0.5, CURVE_MAX_M.max(current.m) as f64 + 0.5),
@@ -153,7 +155,10 @@ impl Panel for LeastSquaresPanel {
             x_name: ("M", "M"),
             y_name: ("rms", "E_RMS"),
             title: None,
-            curves: vec![series(|e| e.train, palette::DATA), series(|e| e.test, palette::MEAN)],
+            curves: vec![
+                series(|e| e.train, palette::DATA, "train-rms"),
+                series(|e| e.test, palette::MEAN, "test-rms"),
+            ],
             points: vec![],
             marker: Some(current.m as f64),
         };
@@ -165,6 +170,10 @@ impl Panel for LeastSquaresPanel {
         let area = self.fit_chart.draw(&left, scale, labels)?;
         self.error_chart.draw(&right, scale, labels)?;
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        tabulate_all(&[&self.fit_chart, &self.error_chart])
     }
 
     fn report(&self) -> Report {

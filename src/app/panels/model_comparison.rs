@@ -3,6 +3,7 @@
 //! γ against 2αE_W, and ln p(t|α,β) beside the test error, along ln α; Fig 3.17: the
 //! weights against the effective number of parameters γ).
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -98,7 +99,7 @@ pub struct SweepPoint {
 }
 
 /// A quantity along the sweep and its colour.
-type Series = (fn(&SweepPoint) -> f64, RGBColor);
+type Series = (fn(&SweepPoint) -> f64, RGBColor, &'static str);
 
 /// Everything the charts show.
 #[derive(Debug, Clone)]
@@ -137,8 +138,8 @@ impl ComparisonPanel {
     fn sweep_chart(&self, y_name: (&'static str, &'static str), series: &[Series], floor: Option<f64>) -> LineChart {
         let curves: Vec<Curve> = series
             .iter()
-            .map(|(pick, colour)| {
-                Curve::solid(self.sweep.iter().map(|p| (p.ln_alpha, pick(p))).collect(), *colour, 2.0)
+            .map(|(pick, colour, name)| {
+                Curve::solid(self.sweep.iter().map(|p| (p.ln_alpha, pick(p))).collect(), *colour, 2.0).named(name)
             })
             .collect();
         let values = curves.iter().flat_map(|c| c.points.iter().map(|p| p.1));
@@ -166,7 +167,14 @@ impl ComparisonPanel {
             x_name: ("M", "M"),
             y_name: ("log-evidence", "ln p(t|α,β)"),
             title: Some(("by-order", "polynomials")),
-            curves: vec![Curve { points: orders, colour: palette::MEAN, width: 2.0, dashed: false, dotted: true }],
+            curves: vec![Curve {
+                points: orders,
+                colour: palette::MEAN,
+                width: 2.0,
+                dashed: false,
+                dotted: true,
+                series: Some("evidence"),
+            }],
             points: vec![],
             marker: Some(self.best_order() as f64),
         };
@@ -191,7 +199,7 @@ impl ComparisonPanel {
                 Curve::truth(
                     evenly_spaced(X_RANGE.0, X_RANGE.1, 101).into_iter().map(|x| (x, Sinusoid::truth(x))).collect(),
                 ),
-                Curve::solid(self.fit.clone(), palette::MEAN, 2.5),
+                Curve::solid(self.fit.clone(), palette::MEAN, 2.5).named("fit"),
             ],
             points: self.points.clone(),
             marker: None,
@@ -200,11 +208,11 @@ impl ComparisonPanel {
             evidence_by_order,
             self.sweep_chart(
                 ("gamma-2aew", "γ, 2αE_W"),
-                &[(|p| p.gamma, palette::DATA), (|p| p.two_alpha_ew, palette::MEAN)],
+                &[(|p| p.gamma, palette::DATA, "gamma"), (|p| p.two_alpha_ew, palette::MEAN, "two-alpha-ew")],
                 None,
             ),
-            self.sweep_chart(("log-evidence", "ln p(t|α,β)"), &[(|p| p.log_evidence, palette::MEAN)], None),
-            self.sweep_chart(("test-rms", "test E_RMS"), &[(|p| p.test_rms, palette::DATA)], None),
+            self.sweep_chart(("log-evidence", "ln p(t|α,β)"), &[(|p| p.log_evidence, palette::MEAN, "evidence")], None),
+            self.sweep_chart(("test-rms", "test E_RMS"), &[(|p| p.test_rms, palette::DATA, "test-rms")], None),
             weights,
             fit,
         ]
@@ -270,6 +278,11 @@ impl Panel for ComparisonPanel {
             }
         }
         area.ok_or_else(|| crate::Error::Drawing("no chart was drawn".into()))
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let charts = self.charts();
+        tabulate_all(&charts.iter().map(|c| c as &dyn Tabulate).collect::<Vec<_>>())
     }
 
     fn report(&self) -> Report {

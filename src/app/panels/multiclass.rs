@@ -10,6 +10,7 @@
 //! and the map once the first fit is there; every sweep's result is kept ([`Recorded`]):
 //! the player steps through the sweeps computed so far.
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -192,6 +193,30 @@ impl MulticlassPanel {
         ClassMap { x_range: (x0, x1), y_range: (y0, y1), nx: MAP_CELLS, ny: MAP_CELLS, probabilities }
     }
 
+    /// The class map with the data and the relevance vectors of the sweep shown.
+    fn map_chart(&self) -> ClassMapChart {
+        let relevant =
+            self.fit().map_or(vec![], |(_, fit)| fit.relevant.iter().filter_map(|&m| self.centre(m)).collect());
+        ClassMapChart {
+            map: ClassMap::clone(&self.map()),
+            points: self.data.x.iter().zip(&self.data.t).map(|(&x, &t)| (x, t as usize)).collect(),
+            relevant,
+            highlight: None,
+            title: None,
+        }
+    }
+
+    /// L (top) and the number of relevance vectors (bottom) against sweep
+    /// ([`Self::history_chart`]).
+    fn history_charts(&self) -> [Option<LineChart>; 2] {
+        let log_ml = |f: &MulticlassFit| f.log_marginal_likelihood;
+        let relevant = |f: &MulticlassFit| f.relevant.len() as f64;
+        [
+            self.history_chart(log_ml, ("laplace-log-ml", "ln p(T|α) (Laplace)")),
+            self.history_chart(relevant, ("relevance-vectors", "relevance vectors")),
+        ]
+    }
+
     /// L (top) or the number of relevance vectors (bottom) against sweep, to the sweep
     /// shown in colour, the rest of the run so far faint; `None` before the first fit.
     fn history_chart(
@@ -209,7 +234,10 @@ impl MulticlassPanel {
             x_name: ("sweep", "sweep"),
             y_name,
             title: None,
-            curves: vec![Curve::solid(all, palette::SAMPLE, 1.0), Curve::solid(up_to, palette::MEAN, 2.0)],
+            curves: vec![
+                Curve::solid(all, palette::SAMPLE, 1.0).named("whole-run"),
+                Curve::solid(up_to, palette::MEAN, 2.0).named("to-step"),
+            ],
             points: vec![],
             marker: Some(shown as f64),
         })
@@ -250,25 +278,23 @@ impl Panel for MulticlassPanel {
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
-        let relevant =
-            self.fit().map_or(vec![], |(_, fit)| fit.relevant.iter().filter_map(|&m| self.centre(m)).collect());
-        let chart = ClassMapChart {
-            map: ClassMap::clone(&self.map()),
-            points: self.data.x.iter().zip(&self.data.t).map(|(&x, &t)| (x, t as usize)).collect(),
-            relevant,
-            highlight: None,
-            title: None,
-        };
-        let area = chart.draw(&main, scale, labels)?;
-        let log_ml = |f: &MulticlassFit| f.log_marginal_likelihood;
-        if let Some(chart) = self.history_chart(log_ml, ("laplace-log-ml", "ln p(T|α) (Laplace)")) {
+        let area = self.map_chart().draw(&main, scale, labels)?;
+        let [likelihood, relevant] = self.history_charts();
+        if let Some(chart) = likelihood {
             chart.draw(&upper, scale, labels)?;
         }
-        let relevant = |f: &MulticlassFit| f.relevant.len() as f64;
-        if let Some(chart) = self.history_chart(relevant, ("relevance-vectors", "relevance vectors")) {
+        if let Some(chart) = relevant {
             chart.draw(&lower, scale, labels)?;
         }
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let mut tables = tabulate_all(&[&self.map_chart()]);
+        for chart in self.history_charts().iter().flatten() {
+            chart.tabulate(&mut tables);
+        }
+        tables
     }
 
     fn report(&self) -> Report {

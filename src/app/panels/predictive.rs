@@ -1,5 +1,6 @@
 //! The predictive panel (PRML Fig 3.8): data, basis, posterior → [`PredictiveScene`].
 
+use crate::app::plotted::{Plotted, tabulate_all};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use rand::SeedableRng;
@@ -134,6 +135,10 @@ impl Panel for PredictivePanel {
         _labels: &Labels,
     ) -> Result<PlotArea> {
         draw_chart(root, &self.scene, scale)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        tabulate_all(&[&self.scene])
     }
 
     fn report(&self) -> Report {

@@ -2,6 +2,7 @@
 //! form and by gradient descent (they agree), lasso by proximal gradient (ISTA) with soft
 //! thresholding, and both coefficient paths against ln λ with the current λ marked.
 
+use crate::app::plotted::{Plotted, tabulate_all};
 use std::sync::Arc;
 
 use nalgebra::DVector;
@@ -165,6 +166,7 @@ impl RegularisationPanel {
             width: 1.5,
             dashed: true,
             dotted: false,
+            series: Some("ridge-gd"),
         };
         LineChart {
             x_range: widen(self.points.iter().map(|p| p.0), X_RANGE, 0.0),
@@ -174,9 +176,9 @@ impl RegularisationPanel {
             title: None,
             curves: vec![
                 Curve::truth(self.grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect()),
-                Curve::solid(self.curve(&self.ridge), palette::DATA, 3.0),
+                Curve::solid(self.curve(&self.ridge), palette::DATA, 3.0).named("ridge"),
                 gd,
-                Curve::solid(self.curve(self.lasso.run().weights()), palette::MEAN, 2.0),
+                Curve::solid(self.curve(self.lasso.run().weights()), palette::MEAN, 2.0).named("lasso"),
             ],
             points: self.points.clone(),
             marker: None,
@@ -267,6 +269,15 @@ impl Panel for RegularisationPanel {
         let lasso: Vec<_> = self.lasso_path.iter().map(Option::as_ref).collect();
         path_chart(&self.ln_lambdas, &lasso, ln_lambda, ("lasso", "lasso")).draw(&bottom, scale, labels)?;
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let ln_lambda = self.lambda.ln();
+        let ridge: Vec<_> = self.ridge_path.iter().map(Some).collect();
+        let lasso: Vec<_> = self.lasso_path.iter().map(Option::as_ref).collect();
+        let ridge = path_chart(&self.ln_lambdas, &ridge, ln_lambda, ("ridge", "ridge"));
+        let lasso = path_chart(&self.ln_lambdas, &lasso, ln_lambda, ("lasso", "lasso"));
+        tabulate_all(&[&self.fit_chart(), &ridge, &lasso])
     }
 
     fn report(&self) -> Report {

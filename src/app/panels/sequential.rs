@@ -3,6 +3,7 @@
 //! shrinking towards the true weights, lines drawn from it in data space, and the
 //! predictive band narrowing.
 
+use crate::app::plotted::{Plotted, Tabulate};
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -170,6 +171,8 @@ impl SequentialPanel {
             surface: Surface::sample(W_RANGE, W_RANGE, CELLS, CELLS, density).with_linear_levels(12),
             x_name: ("w0", "w₀"),
             y_name: ("w1", "w₁"),
+            z_name: "density",
+            z_of_value: (0.0, -1.0),
             title: Some(title),
             paths: vec![],
             crosses: vec![StraightLine::WEIGHTS],
@@ -187,6 +190,8 @@ impl SequentialPanel {
             surface: Surface::sample(W_RANGE, W_RANGE, CELLS, CELLS, likelihood).with_linear_levels(12),
             x_name: ("w0", "w₀"),
             y_name: ("w1", "w₁"),
+            z_name: "likelihood-value",
+            z_of_value: (0.0, -1.0),
             title: Some(("likelihood", "likelihood")),
             paths: vec![],
             crosses: vec![StraightLine::WEIGHTS],
@@ -207,7 +212,8 @@ impl SequentialPanel {
         let mut curves = vec![Curve::truth(ends.iter().map(|&x| (x, StraightLine::truth(x))).collect())];
         for _ in 0..SAMPLES {
             let w = self.posterior().sample(&mut rng);
-            curves.push(Curve::solid(ends.iter().map(|&x| (x, w[0] + w[1] * x)).collect(), palette::MEAN, 1.5));
+            let line = ends.iter().map(|&x| (x, w[0] + w[1] * x)).collect();
+            curves.push(Curve::solid(line, palette::MEAN, 1.5).named("posterior-lines"));
         }
         LineChart {
             x_range: X_RANGE,
@@ -262,6 +268,17 @@ impl Panel for SequentialPanel {
         let area = self.samples_chart().draw(&cells[2], scale, labels)?;
         draw_chart(&cells[3], &self.predictive_scene(), scale)?;
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let mut tables = vec![];
+        if let Some(chart) = self.likelihood_chart() {
+            chart.tabulate(&mut tables);
+        }
+        self.density_chart().tabulate(&mut tables);
+        self.samples_chart().tabulate(&mut tables);
+        self.predictive_scene().tabulate(&mut tables);
+        tables
     }
 
     fn report(&self) -> Report {

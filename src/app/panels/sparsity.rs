@@ -5,6 +5,7 @@
 //! (ln p(t|∞) + λ(α), PRML 7.96) with the current and the most probable α. A φ poorly
 //! aligned with t (q² ≤ s) is best pruned: every finite α lowers p(t|α).
 
+use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -182,6 +183,14 @@ impl Panel for SparsityPanel {
         let area = self.plane().draw(&left, scale, labels)?;
         self.evidence_chart().chart()?.draw(&right, scale, labels)?;
         Ok(area)
+    }
+
+    fn plotted(&self) -> Vec<Plotted> {
+        let mut tables = tabulate_all(&[&self.plane()]);
+        if let Ok(chart) = self.evidence_chart().chart() {
+            chart.tabulate(&mut tables);
+        }
+        tables
     }
 
     fn report(&self) -> Report {
