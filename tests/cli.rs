@@ -164,14 +164,36 @@ fn without_alpha_and_beta_prints_the_maximum() {
         assert_num(&json["log_evidence"], best.log_evidence, "log_evidence");
         assert_eq!(json["iterations"].as_u64(), Some(best.iterations as u64));
     }
-    // The default method is the fixed point; the default column is the first (here x).
+    // The default method is the fixed point; without --column, t is the column named t (the
+    // file has x, t: taking the first column would fit x).
     let json = run_json(&["evidence", "--design", d, "--targets", t, "--column", "t"]);
     assert_eq!(json["method"], "fixed-point");
-    let x_column: Vec<f64> =
-        p.targets_csv.lines().skip(1).map(|l| l.split(',').next().unwrap().parse().unwrap()).collect();
-    let on_x = maximise(&p.phi, &x_column, Scheme::Both, initial_guess(&x_column).unwrap()).unwrap();
-    let json = run_json(&["evidence", "--design", d, "--targets", t]);
-    assert_num(&json["alpha"], on_x.alpha, "alpha of the first column");
+    assert_eq!(run_json(&["evidence", "--design", d, "--targets", t]), json);
+}
+
+#[test]
+fn without_column_the_targets_are_the_only_or_the_conventional_column_else_refused() {
+    let p = problem();
+    let dir = Scratch::new("which-column");
+    let d = write(&dir, "PHI.csv", &p.design_csv);
+    let only_t: String = p.targets_csv.lines().map(|l| l.split(',').nth(1).unwrap().to_owned() + "\n").collect();
+    let (only, ambiguous) =
+        (write(&dir, "only.csv", &only_t), write(&dir, "xy.csv", &p.targets_csv.replacen("x,t", "x,y", 1)));
+    let (d, only, ambiguous) = (d.to_str().unwrap(), only.to_str().unwrap(), ambiguous.to_str().unwrap());
+    let named = run_json(&["evidence", "--design", d, "--targets", only, "--column", "t"]);
+    assert_eq!(run_json(&["evidence", "--design", d, "--targets", only]), named, "the only column");
+    for command in ["evidence", "rvm"] {
+        let (code, stderr) = run_error(&[command, "--design", d, "--targets", ambiguous]);
+        assert_eq!(code, 1, "{command}");
+        assert!(stderr.contains("xy.csv line 1: which column holds the targets? The file has x, y"), "{stderr}");
+        assert!(stderr.contains("--column"), "{stderr}");
+    }
+    // Class labels are looked for under `label`: a file x, t is refused for them.
+    let t = write(&dir, "T.csv", &p.targets_csv);
+    let (code, stderr) =
+        run_error(&["rvm", "--likelihood", "bernoulli", "--design", d, "--targets", t.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("not exactly one is named 'label'"), "{stderr}");
 }
 
 #[test]
@@ -633,16 +655,12 @@ fn bad_labels_exit_1_naming_the_row() {
     let design = write(&dir, "PHI.csv", "bias,x\n1,0\n1,1\n1,2\n1,3\n");
     let g = |p: &Path| p.to_str().unwrap().to_owned();
     let cases: Vec<(&str, &str, &str)> = vec![
-        (
-            "bernoulli",
-            "t\n0\n1\n0.5\n1\n",
-            "T.csv data row 3 (the first column): 0.5 is not a class label (labels are 0 or 1",
-        ),
-        ("bernoulli", "t\n0\n2\n1\n0\n", "data row 2 (the first column): 2 is not a class label"),
+        ("bernoulli", "t\n0\n1\n0.5\n1\n", "T.csv data row 3 (column t): 0.5 is not a class label (labels are 0 or 1"),
+        ("bernoulli", "t\n0\n2\n1\n0\n", "data row 2 (column t): 2 is not a class label"),
         (
             "softmax",
             "t\n0\n1\n-1\n2\n",
-            "data row 3 (the first column): -1 is not a class label (labels are a whole number 0, 1, 2",
+            "data row 3 (column t): -1 is not a class label (labels are a whole number 0, 1, 2",
         ),
         ("softmax", "t\n0\n0\n0\n0\n", "every label is 0, but --likelihood softmax needs at least two classes"),
         ("softmax", "t\n0\n1\n1000\n0\n", "K must be a whole number from 2 to 100, but is 1001"),

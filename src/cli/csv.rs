@@ -67,6 +67,22 @@ pub enum CsvError {
         /// Cells in this row.
         got: usize,
     },
+    /// No column named, and no one column to take: several, and not exactly one with the
+    /// conventional name.
+    #[error(
+        "{file} line {line}: which column holds the targets? The file has {available}, and not exactly one is \
+         named '{conventional}': name it with --column"
+    )]
+    WhichColumn {
+        /// The file as given.
+        file: String,
+        /// The header's line number.
+        line: usize,
+        /// The name taken without --column (`t` for regression, `label` for classes).
+        conventional: String,
+        /// The header's names, comma-separated.
+        available: String,
+    },
     /// A column name the header does not have.
     #[error("{file} line {line}: no column named '{name}' (the columns are: {available})")]
     UnknownColumn {
@@ -136,6 +152,30 @@ impl Table {
         })
     }
 
+    /// The column that holds the targets: the one named `asked`; without a name, the only
+    /// column, or else the one named `conventional` (`t`, `label`) if exactly one is. A file
+    /// `x,t` read as if its first column were t would fit x with no warning.
+    ///
+    /// # Errors
+    /// [`CsvError::UnknownColumn`] for a name the header lacks; [`CsvError::WhichColumn`],
+    /// listing the columns, when no name is given and none can be taken.
+    pub fn targets_column(&self, asked: Option<&str>, conventional: &str) -> Result<usize, CsvError> {
+        if let Some(name) = asked {
+            return self.column_index(name);
+        }
+        let named: Vec<usize> = (0..self.header.len()).filter(|&j| self.header[j] == conventional).collect();
+        match (self.header.len(), named.as_slice()) {
+            (1, _) => Ok(0),
+            (_, &[j]) => Ok(j),
+            _ => Err(CsvError::WhichColumn {
+                file: self.file.clone(),
+                line: self.header_line,
+                conventional: conventional.to_owned(),
+                available: self.header.join(", "),
+            }),
+        }
+    }
+
     /// The values of column `index` (which must exist), top to bottom.
     pub fn column(&self, index: usize) -> Vec<f64> {
         self.rows.iter().filter_map(|row| row.get(index).copied()).collect()
@@ -177,6 +217,24 @@ mod tests {
         assert_eq!(t.header, ["x", "y"]);
         assert_eq!(t.rows, [vec![1.0, 2.0], vec![3.0, -45.0]]);
         assert_eq!(t.column(t.column_index("y").unwrap()), [2.0, -45.0]);
+    }
+
+    #[test]
+    fn without_a_name_the_targets_are_the_only_column_or_the_conventional_one() {
+        let table = |text: &str| Table::parse("T.csv", text).unwrap();
+        assert_eq!(table("y\n1\n").targets_column(None, "t").unwrap(), 0, "the only column");
+        assert_eq!(table("x,t\n1,2\n").targets_column(None, "t").unwrap(), 1, "the one named t");
+        assert_eq!(table("x,label\n1,0\n").targets_column(None, "label").unwrap(), 1);
+        assert_eq!(table("x,t\n1,2\n").targets_column(Some("x"), "t").unwrap(), 0, "as asked");
+        let refused =
+            |text: &str, conventional| table(text).targets_column(None, conventional).unwrap_err().to_string();
+        assert_eq!(
+            refused("x,y\n1,2\n", "t"),
+            "T.csv line 1: which column holds the targets? The file has x, y, and not exactly one is named 't': \
+             name it with --column"
+        );
+        assert!(refused("t,t\n1,2\n", "t").contains("has t, t"), "two named t");
+        assert!(refused("x,t\n1,0\n", "label").contains("named 'label'"), "classes want a label column");
     }
 
     #[test]

@@ -61,7 +61,9 @@ usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
   --design PHI.csv   design matrix Φ: a header line, then one row per point and one
                      column per basis function
   --targets T.csv    targets t: a header line, then one row per point
-  --column NAME      the targets' column, by header name (default: the first column)
+  --column NAME      the targets' column, by header name (default: the only column, or
+                     the one named t — label with --likelihood bernoulli or softmax;
+                     otherwise the command refuses and lists the columns)
 
 evidence: one prior precision α for all weights (PRML 3.5). Prints the maximising alpha,
 beta, gamma, log_evidence, iterations and method; given --alpha and --beta, log_evidence,
@@ -266,7 +268,7 @@ fn execute(command: Command) -> Result<(), CliError> {
 
 /// `rvm-lab evidence`: the JSON text of the result.
 fn evidence(args: &EvidenceArgs) -> Result<String, CliError> {
-    let (phi, t) = read_problem(&args.input)?;
+    let (phi, t, _) = read_problem(&args.input, "t")?;
     match args.mode {
         Mode::Given { alpha, beta } => to_json(&Evaluated::new(&phi, &t, alpha, beta)?),
         Mode::Maximise(method) => to_json(&Maximised::new(&phi, &t, method)?),
@@ -275,29 +277,30 @@ fn evidence(args: &EvidenceArgs) -> Result<String, CliError> {
 
 /// `rvm-lab rvm`: the JSON text of the fit.
 fn rvm(args: &RvmArgs) -> Result<String, CliError> {
-    let (phi, t) = read_problem(&args.input)?;
+    let conventional = if matches!(args.model, Model::Regression(_)) { "t" } else { "label" };
+    let (phi, t, column) = read_problem(&args.input, conventional)?;
+    let file = args.input.targets.display().to_string();
     match args.model {
         Model::Regression(method) => {
             let problem = Arc::new(Problem::new(phi, DVector::from_vec(t))?);
             to_json(&Relevance::new(problem, method)?)
         }
         Model::Binary(method) => {
-            class_count(&t, &args.input, Some(2))?;
+            class_count(&t, (&file, &column), Some(2))?;
             to_json(&Classified::binary(phi, t, method)?)
         }
         Model::Multiclass(method) => {
-            let classes = class_count(&t, &args.input, None)?;
+            let classes = class_count(&t, (&file, &column), None)?;
             to_json(&Classified::multiclass(phi, &t, classes, method)?)
         }
     }
 }
 
-/// K for the class labels `t`: each must be a whole number from 0 to `classes` − 1 (when
-/// given), else an error naming the file, the data row and the label; without `classes`,
-/// K is the largest label + 1 and must be at least 2.
-fn class_count(t: &[f64], input: &Input, classes: Option<usize>) -> Result<usize, CliError> {
-    let file = input.targets.display();
-    let column = input.column.as_deref().map_or_else(|| "the first column".to_owned(), |c| format!("column {c}"));
+/// K for the class labels `t` (read from `column` of `file`): each must be a whole number
+/// from 0 to `classes` − 1 (when given), else an error naming the file, the data row and the
+/// label; without `classes`, K is the largest label + 1 and must be at least 2.
+fn class_count(t: &[f64], (file, column): (&str, &str), classes: Option<usize>) -> Result<usize, CliError> {
+    let column = format!("column {column}");
     let (rule, top) = match classes {
         Some(k) => ("0 or 1 for --likelihood bernoulli".to_owned(), (k - 1) as f64),
         None => ("a whole number 0, 1, 2, … for --likelihood softmax".to_owned(), f64::MAX),
@@ -456,13 +459,12 @@ impl Classified<MulticlassFit> {
 
 /// Φ from the design file and t from the chosen column of the targets file: the reading
 /// both commands share.
-fn read_problem(input: &Input) -> Result<(DMatrix<f64>, Vec<f64>), CliError> {
+/// Without `--column`, t is the only column or the one named `conventional`
+/// ([`Table::targets_column`]). Returns Φ, t and the name of t's column.
+fn read_problem(input: &Input, conventional: &str) -> Result<(DMatrix<f64>, Vec<f64>, String), CliError> {
     let design = Table::read(&input.design)?;
     let targets = Table::read(&input.targets)?;
-    let column = match &input.column {
-        Some(name) => targets.column_index(name)?,
-        None => 0,
-    };
+    let column = targets.targets_column(input.column.as_deref(), conventional)?;
     if targets.rows.len() != design.rows.len() {
         return Err(CliError::RowMismatch {
             design: design.file,
@@ -472,7 +474,7 @@ fn read_problem(input: &Input) -> Result<(DMatrix<f64>, Vec<f64>), CliError> {
         });
     }
     let phi = DMatrix::from_fn(design.rows.len(), design.header.len(), |n, j| design.rows[n][j]);
-    Ok((phi, targets.column(column)))
+    Ok((phi, targets.column(column), targets.header[column].clone()))
 }
 
 /// Parses the whole command line.
@@ -810,14 +812,14 @@ mod tests {
 
     #[test]
     fn class_labels_are_checked_row_by_row() {
-        let input = Input { design: "PHI.csv".into(), targets: "T.csv".into(), column: Some("t".into()) };
-        let message = |t: &[f64], classes| match class_count(t, &input, classes) {
+        let input = ("T.csv", "t");
+        let message = |t: &[f64], classes| match class_count(t, input, classes) {
             Err(CliError::Labels(message)) => message,
             other => panic!("{t:?}: {other:?}"),
         };
-        assert_eq!(class_count(&[0.0, 1.0, 1.0], &input, Some(2)).unwrap(), 2);
-        assert_eq!(class_count(&[0.0, 0.0], &input, Some(2)).unwrap(), 2);
-        assert_eq!(class_count(&[2.0, 0.0, 1.0, 4.0], &input, None).unwrap(), 5);
+        assert_eq!(class_count(&[0.0, 1.0, 1.0], input, Some(2)).unwrap(), 2);
+        assert_eq!(class_count(&[0.0, 0.0], input, Some(2)).unwrap(), 2);
+        assert_eq!(class_count(&[2.0, 0.0, 1.0, 4.0], input, None).unwrap(), 5);
         assert_eq!(
             message(&[0.0, 1.0, 0.5], Some(2)),
             "T.csv data row 3 (column t): 0.5 is not a class label (labels are 0 or 1 for --likelihood bernoulli)"
@@ -835,7 +837,7 @@ mod tests {
             message(&[0.0, 0.0], None),
             "T.csv (column t): every label is 0, but --likelihood softmax needs at least two classes"
         );
-        assert_eq!(class_count(&[1e300, 0.0], &input, None).unwrap(), usize::MAX);
+        assert_eq!(class_count(&[1e300, 0.0], input, None).unwrap(), usize::MAX);
     }
 
     #[test]
