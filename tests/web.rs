@@ -61,8 +61,8 @@ fn draws_on_a_canvas_and_maps_clicks_back() {
     let [left, top, right, bottom] = ["left", "top", "right", "bottom"].map(|k| property(&area, k).as_f64().unwrap());
     assert!(0.0 < left && left < right && right <= 600.0 && 0.0 <= top && top < bottom && bottom <= 400.0);
     // A click in the middle of the plotting area adds one point; one outside adds none.
-    assert!(lab.press_at_pixel((left + right) / 2.0, (top + bottom) / 2.0).unwrap());
-    assert!(!lab.press_at_pixel(1.0, 1.0).unwrap());
+    assert!(lab.press_at_pixel((left + right) / 2.0, (top + bottom) / 2.0, None).unwrap());
+    assert!(!lab.press_at_pixel(1.0, 1.0, None).unwrap());
     let n = lab.value("points").unwrap();
     assert_eq!(n.split(',').count(), 1);
     // The centre of the plotting area is x = 0.5, t = 0 (ranges [0, 1] × [−2, 2]), to a pixel.

@@ -7,9 +7,12 @@
 //   exports.js  files in and out (PNG, SVG, CSV)                 lesson-view.js  lessons on the page
 //   errors.js, notices.js  messages about changes and the URL    i18n.js, lesson.js  words, lesson files
 //   stage.js    stage view for projectors and decks              host.js    keys, and the page framing the lab
+//   handles.js  the keyboard's way to what a drag moves            points.js  data by hand: move, remove, undo
+//   tables.js, plotted.js  tables, and the chart's data table
 
 import { attempt, buildControls, syncControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
+import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
@@ -18,7 +21,7 @@ import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
-import { pressEdits, setStage, wireStage } from './stage.js';
+import { setStage, wireStage } from './stage.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
@@ -56,6 +59,7 @@ function applyLanguage() {
   }
   $('#legend').dataset.shown = '';
   syncHandles();
+  syncPoints();
   renderReports();
   renderNotices();
   renderErrors();
@@ -129,27 +133,9 @@ function wireEvents() {
   wireFiles();
   wirePlotted();
   wireHandles();
+  wirePoints();
+  wirePointer();
   $('#share-toggle').addEventListener('click', toggleShare);
-  const chart = $('#chart');
-  /** Canvas pixel under a pointer event. */
-  const pixel = (event) => {
-    const box = chart.getBoundingClientRect();
-    return [((event.clientX - box.left) * chart.width) / box.width, ((event.clientY - box.top) * chart.height) / box.height];
-  };
-  chart.addEventListener('pointerdown', (event) => {
-    if (state.dead || event.button !== 0 || !pressEdits()) return;
-    chart.setPointerCapture(event.pointerId);
-    attempt('add-point', () => state.lab.pressAtPixel(...pixel(event)));
-  });
-  chart.addEventListener('pointermove', (event) => {
-    if (state.dead || !chart.hasPointerCapture(event.pointerId)) return;
-    attempt('add-point', () => state.lab.dragToPixel(...pixel(event)));
-  });
-  const release = () => {
-    if (!state.dead) call(() => state.lab.release());
-  };
-  chart.addEventListener('pointerup', release);
-  chart.addEventListener('pointercancel', release);
   $('#play').addEventListener('click', () => (state.playing ? pause() : play()));
   $('#step').addEventListener('click', () => {
     pause();

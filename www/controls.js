@@ -5,6 +5,7 @@
 
 import { clearErrors, showError } from './errors.js';
 import { syncHandles } from './handles.js';
+import { syncPoints } from './points.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { writeUrl } from './url.js';
@@ -137,6 +138,7 @@ export function syncControls() {
     range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
   }
   syncHandles();
+  syncPoints();
 }
 
 /**

@@ -20,7 +20,7 @@ export function renderErrors() {
     const key = el.id.replace(/^err-/, '');
     const error = state.errors.get(key);
     el.textContent = error ? errorMessage(state.lang, error) : '';
-    const input = document.getElementById(key === 'add-point' ? 'add-point' : key === 'handle' ? 'handle-x' : `ctl-${key}`);
+    const input = document.getElementById({ 'add-point': 'add-point', handle: 'handle-x', point: 'point-index' }[key] ?? `ctl-${key}`);
     input?.setAttribute('aria-invalid', error ? 'true' : 'false');
   }
 }

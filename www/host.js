@@ -12,6 +12,7 @@
 
 import { lessonKey } from './lesson-view.js';
 import { advance, pause, stepBack } from './player.js';
+import { redo, undo } from './points.js';
 import { openDrawer } from './stage.js';
 import { $, framed, state } from './state.js';
 import { schedule } from './view.js';
@@ -50,8 +51,20 @@ function toggleKeys() {
 }
 
 function onKey(event) {
-  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
+  // Ctrl+Z (⌘Z) undoes a data edit and Ctrl+Shift+Z or Ctrl+Y redoes it, except in a text
+  // field, whose own undo they are.
+  const field = target.closest?.('input:not([type=range]):not([type=checkbox]), textarea, [contenteditable]');
+  if ((event.ctrlKey || event.metaKey) && !event.altKey && !field && !$('#point-edit').hidden) {
+    const key = event.key.toLowerCase();
+    if (key === 'z' || key === 'y') {
+      event.preventDefault();
+      if (key === 'z' && !event.shiftKey) undo();
+      else redo();
+      return;
+    }
+  }
+  if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   // A field's keys are its own; so are space and Enter on a button or link.
   if (target.closest?.('input, select, textarea, [contenteditable]')) return;
   if (target.closest?.('button, a[href]') && (event.key === ' ' || event.key === 'Enter')) return;

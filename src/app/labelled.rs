@@ -2,7 +2,7 @@
 //! points the user placed, each with its class.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
-use super::settings::{ParamGroup, PointSink};
+use super::settings::{ParamGroup, PointSink, check_point, round_to};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
 use crate::error::{Bound, Error, Result, ensure_finite};
 
@@ -81,11 +81,10 @@ impl LabelledData {
 impl PointSink for LabelledData {
     /// Places (x₁, x₂), rounded to [`POINT_DECIMALS`] decimals, in the class `place`.
     fn add_point(&mut self, x1: f64, x2: f64) -> Result<()> {
-        let round = |v: f64| {
-            let scale = 10f64.powi(POINT_DECIMALS);
-            (v * scale).round() / scale
-        };
-        self.extra.push(([round(ensure_finite("x₁", x1)?), round(ensure_finite("x₂", x2)?)], self.place));
+        self.extra.push((
+            [round_to(ensure_finite("x₁", x1)?, POINT_DECIMALS), round_to(ensure_finite("x₂", x2)?, POINT_DECIMALS)],
+            self.place,
+        ));
         Ok(())
     }
 
@@ -118,6 +117,33 @@ impl PointSink for LabelledData {
         let data = self.points()?;
         let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{},{},{t}\n", x[0], x[1]));
         Ok(std::iter::once("x1,x2,class\n".to_owned()).chain(rows).collect())
+    }
+
+    fn points(&self) -> Result<Vec<(f64, f64)>> {
+        Ok(self.points()?.x.into_iter().map(|[a, b]| (a, b)).collect())
+    }
+
+    /// The point keeps its class.
+    fn move_point(&mut self, index: usize, x1: f64, x2: f64) -> Result<()> {
+        let (x1, x2) = (ensure_finite("x₁", x1)?, ensure_finite("x₂", x2)?);
+        self.own_points(index)?[index].0 = [round_to(x1, POINT_DECIMALS), round_to(x2, POINT_DECIMALS)];
+        Ok(())
+    }
+
+    fn remove_point(&mut self, index: usize) -> Result<()> {
+        self.own_points(index)?.remove(index);
+        Ok(())
+    }
+}
+
+impl LabelledData {
+    /// Every point as a placed one (N = 0), after checking that point `index` exists.
+    fn own_points(&mut self, index: usize) -> Result<&mut Vec<([f64; 2], usize)>> {
+        let data = self.points()?;
+        check_point(index, data.x.len())?;
+        self.n = 0;
+        self.extra = data.x.into_iter().zip(data.t).map(|(x, t)| (x, t as usize)).collect();
+        Ok(&mut self.extra)
     }
 }
 

@@ -12,10 +12,12 @@
 //! - [`report`], [`scene`], [`fast_steps`]: what panels show besides their charts, and
 //!   scenes several of them draw; [`plotted`]: what the charts plot, as tables.
 //! - [`lesson`]: a lesson step's action on a panel, in its one order.
+//! - [`editing`]: data by hand on any panel — a point held, dragged, removed; undo and redo.
 //!
 //! The wasm layer only forwards calls to a [`PanelModel`].
 
 pub mod background;
+pub mod editing;
 pub mod fast_steps;
 pub mod labelled;
 pub mod lesson;

@@ -12,6 +12,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::editing::PointEdit;
 use super::params::{Notice, ParamSpec};
 use super::plotted::Plotted;
 use super::replay::Player;
@@ -131,6 +132,12 @@ pub trait Panel: Sized + 'static {
     /// What presses and drags on the chart move, and where each is now ([`Handle`]).
     fn handles(&self, _settings: &Self::Settings) -> Vec<Handle> {
         vec![]
+    }
+
+    /// Whether the interactive chart plots the data points in their own coordinates, so
+    /// that a press on one holds it (a drag moves it); `false` when it is another plane.
+    fn points_on_chart(&self) -> bool {
+        true
     }
 
     /// The animation, if the panel has one.
@@ -262,6 +269,11 @@ impl<P: Panel> Live<P> {
         moved
     }
 
+    /// The data points of `settings` as the chart plots them (none without data).
+    fn points_of(settings: &P::Settings) -> Vec<(f64, f64)> {
+        P::data_points(&mut settings.clone()).and_then(|data| data.points().ok()).unwrap_or_default()
+    }
+
     /// The data of `settings`, or [`Error::UnknownParameter`] naming `points` for a panel
     /// without data points.
     fn data(settings: &mut P::Settings) -> Result<&mut dyn PointSink> {
@@ -351,6 +363,23 @@ pub trait PanelModel {
     fn drag(&mut self, x: f64, y: f64) -> Result<bool>;
     /// The pointer was released.
     fn release(&mut self);
+    /// Every data point as the chart plots it ((x, t) or (x₁, x₂); none without data).
+    fn points(&self) -> Vec<(f64, f64)>;
+    /// Whether the interactive chart plots the data points ([`Panel::points_on_chart`]).
+    fn points_on_chart(&self) -> bool;
+    /// Moves or removes a data point ([`PointEdit`]).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for no such point, [`Error::NotFinite`], [`Error::UnknownParameter`]
+    /// for a panel without data points, or whatever the recomputation refuses; the panel then
+    /// stays as it was.
+    fn edit_point(&mut self, edit: PointEdit) -> Result<()>;
+    /// Sets every `(key, text)` of `pairs` and computes the panel once (the values of an
+    /// undo: the points and N together).
+    ///
+    /// # Errors
+    /// The first value refused, or whatever the recomputation refuses; nothing changes then.
+    fn set_all(&mut self, pairs: &[(String, String)]) -> Result<()>;
     /// What presses and drags on the chart move ([`Panel::handles`]).
     fn handles(&self) -> Vec<Handle>;
     /// Moves handle `index` of [`PanelModel::handles`] to (x, y), as a drag (or a press)
@@ -441,6 +470,36 @@ impl<P: Panel> PanelModel for Live<P> {
 
     fn release(&mut self) {
         self.grab = None;
+    }
+
+    fn points(&self) -> Vec<(f64, f64)> {
+        Self::points_of(&self.settings)
+    }
+
+    fn points_on_chart(&self) -> bool {
+        self.panel.points_on_chart()
+    }
+
+    fn edit_point(&mut self, edit: PointEdit) -> Result<()> {
+        self.update(&mut |_, settings| {
+            let data = Self::data(settings)?;
+            match edit {
+                PointEdit::Move { index, x, y } => data.move_point(index, x, y),
+                PointEdit::Remove(index) => data.remove_point(index),
+            }
+            .map(|()| None)
+        })
+        .map(drop)
+    }
+
+    fn set_all(&mut self, pairs: &[(String, String)]) -> Result<()> {
+        self.update(&mut |_, settings| {
+            for (key, text) in pairs {
+                settings.assign(key, text)?;
+            }
+            Ok(None)
+        })
+        .map(drop)
     }
 
     fn handles(&self) -> Vec<Handle> {

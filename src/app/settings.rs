@@ -89,6 +89,40 @@ pub trait PointSink {
     /// # Errors
     /// Whatever generating the data refuses.
     fn to_csv(&self) -> Result<String>;
+    /// Every point, generated and added, as the chart plots it ((x, t) or (x₁, x₂)).
+    ///
+    /// # Errors
+    /// Whatever generating the data refuses.
+    fn points(&self) -> Result<Vec<(f64, f64)>>;
+    /// Moves point `index` of [`PointSink::points`] to (x, y) (rounded as an added point
+    /// is; a point keeps its class). The generated points become points of their own first,
+    /// so that the others stay where they are.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for no such point, [`Error::NotFinite`] for NaN or ±∞.
+    fn move_point(&mut self, index: usize, x: f64, y: f64) -> Result<()>;
+    /// Removes point `index` of [`PointSink::points`] (the generated ones become points of
+    /// their own first).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for no such point.
+    fn remove_point(&mut self, index: usize) -> Result<()>;
+}
+
+/// [`Error::OutOfRange`] unless `index` is one of `count` points.
+pub fn check_point(index: usize, count: usize) -> Result<()> {
+    if index < count {
+        return Ok(());
+    }
+    let bound = Bound::WholeBetween { min: 0, max: count.saturating_sub(1) as u64 };
+    Err(Error::OutOfRange { name: "point", value: index.to_string(), bound })
+}
+
+/// `v` rounded to `decimals` decimals, as a point placed by hand is (so that the URL holds
+/// it exactly).
+pub fn round_to(v: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (v * scale).round() / scale
 }
 
 /// The columns of regression data.
@@ -115,6 +149,33 @@ impl PointSink for DataParams {
         let data = self.dataset()?;
         let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{x},{t}\n"));
         Ok(std::iter::once("x,t\n".to_owned()).chain(rows).collect())
+    }
+
+    fn points(&self) -> Result<Vec<(f64, f64)>> {
+        let data = self.dataset()?;
+        Ok(data.x.into_iter().zip(data.t).collect())
+    }
+
+    fn move_point(&mut self, index: usize, x: f64, t: f64) -> Result<()> {
+        let (x, t) = (crate::error::ensure_finite("x", x)?, crate::error::ensure_finite("t", t)?);
+        self.own_points(index)?[index] = (round_to(x, POINT_DECIMALS), round_to(t, POINT_DECIMALS));
+        Ok(())
+    }
+
+    fn remove_point(&mut self, index: usize) -> Result<()> {
+        self.own_points(index)?.remove(index);
+        Ok(())
+    }
+}
+
+impl DataParams {
+    /// Every point as an added one (N = 0), after checking that point `index` exists.
+    fn own_points(&mut self, index: usize) -> Result<&mut Vec<(f64, f64)>> {
+        let points = PointSink::points(self)?;
+        check_point(index, points.len())?;
+        self.n = 0;
+        self.extra = points;
+        Ok(&mut self.extra)
     }
 }
 
@@ -178,8 +239,7 @@ impl DataParams {
     pub fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
         crate::error::ensure_finite("x", x)?;
         crate::error::ensure_finite("t", t)?;
-        let scale = 10f64.powi(POINT_DECIMALS);
-        self.extra.push(((x * scale).round() / scale, (t * scale).round() / scale));
+        self.extra.push((round_to(x, POINT_DECIMALS), round_to(t, POINT_DECIMALS)));
         Ok(())
     }
 }
@@ -528,6 +588,22 @@ impl<D: PointSink> PointSink for RunData<D> {
 
     fn to_csv(&self) -> Result<String> {
         self.data.to_csv()
+    }
+
+    fn points(&self) -> Result<Vec<(f64, f64)>> {
+        self.data.points()
+    }
+
+    fn move_point(&mut self, index: usize, x: f64, y: f64) -> Result<()> {
+        self.data.move_point(index, x, y)?;
+        self.frame = 0;
+        Ok(())
+    }
+
+    fn remove_point(&mut self, index: usize) -> Result<()> {
+        self.data.remove_point(index)?;
+        self.frame = 0;
+        Ok(())
     }
 }
 

@@ -86,6 +86,15 @@ impl PlotArea {
         Some((x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)))
     }
 
+    /// How far `radius` pixels reach in data units along x and along y.
+    pub fn reach(&self, radius: f64) -> (f64, f64) {
+        let per_pixel = |(lo, hi): (f64, f64), pixels: f64| if pixels > 0.0 { (hi - lo) / pixels } else { 0.0 };
+        (
+            radius * per_pixel(self.x_range, self.right - self.left),
+            radius * per_pixel(self.y_range, self.bottom - self.top),
+        )
+    }
+
     /// The data coordinates under pixel (px, py), moved onto the plotting area if outside
     /// (for drags that leave it); `None` for a degenerate area or a non-finite pixel.
     pub fn to_data_clamped(&self, px: f64, py: f64) -> Option<(f64, f64)> {

@@ -13,6 +13,7 @@ use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use crate::app::editing::{Editor, PointEdit};
 use crate::app::lesson::LessonAction;
 use crate::app::{Notice, PanelModel, open_panel};
 use crate::backend::PageBackend;
@@ -127,6 +128,7 @@ fn js_result<T>(result: crate::Result<T>) -> Result<T, JsValue> {
 #[wasm_bindgen]
 pub struct Lab {
     panel: Box<dyn PanelModel>,
+    editor: Editor,
     area: Option<PlotArea>,
     labels: Labels,
     look: Look,
@@ -137,7 +139,8 @@ impl Lab {
     /// The panel called `name` (see [`panel_names`]) with its defaults.
     #[wasm_bindgen(constructor)]
     pub fn new(name: &str) -> Result<Lab, JsValue> {
-        Ok(Lab { panel: js_result(open_panel(name))?, area: None, labels: Labels::default(), look: Look::Screen })
+        let panel = js_result(open_panel(name))?;
+        Ok(Lab { panel, editor: Editor::default(), area: None, labels: Labels::default(), look: Look::Screen })
     }
 
     /// `{name, params: [{key, symbol, control: {type, …}}], animated, playSpeed, pointAxes,
@@ -164,20 +167,23 @@ impl Lab {
 
     /// Back to the defaults.
     pub fn reset(&mut self) -> Result<(), JsValue> {
+        self.editor.forget();
         js_result(self.panel.reset())
     }
 
     /// Adds the data point (x, t); on error the panel is unchanged.
     #[wasm_bindgen(js_name = addPoint)]
     pub fn add_point(&mut self, x: f64, t: f64) -> Result<(), JsValue> {
-        js_result(self.panel.add_point(x, t))
+        let change = &mut |panel: &mut dyn PanelModel| panel.add_point(x, t).map(|()| true);
+        js_result(self.editor.record(self.panel.as_mut(), change)).map(drop)
     }
 
     /// Replaces the data with the rows of CSV text; on error (naming the first bad line)
     /// the data stay.
     #[wasm_bindgen(js_name = importCsv)]
     pub fn import_csv(&mut self, text: &str) -> Result<(), JsValue> {
-        js_result(self.panel.import_csv(text))
+        let change = &mut |panel: &mut dyn PanelModel| panel.import_csv(text).map(|()| true);
+        js_result(self.editor.record(self.panel.as_mut(), change)).map(drop)
     }
 
     /// The data as CSV text, or `undefined` for a panel without data points.
@@ -203,17 +209,63 @@ impl Lab {
             highlight: highlight.map(|m| m as usize),
             steps: steps as usize,
         };
+        self.editor.forget();
         js_result(action.apply(self.panel.as_mut()))
     }
 
     /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
-    /// Outside the plotting area nothing happens.
+    /// Within `radius` canvas pixels of a data point it holds that point (a drag moves it)
+    /// instead ([`PanelModel::press_near`]). Outside the plotting area nothing happens.
     #[wasm_bindgen(js_name = pressAtPixel)]
-    pub fn press_at_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
-        match self.area.and_then(|a| a.to_data(px, py)) {
-            Some((x, y)) => js_result(self.panel.press(x, y)),
+    pub fn press_at_pixel(&mut self, px: f64, py: f64, radius: Option<f64>) -> Result<bool, JsValue> {
+        let Some(area) = self.area else { return Ok(false) };
+        match area.to_data(px, py) {
+            Some((x, y)) => js_result(self.editor.press(self.panel.as_mut(), x, y, area.reach(radius.unwrap_or(0.0)))),
             None => Ok(false),
         }
+    }
+
+    /// Removes the data point within `radius` canvas pixels of (px, py), the nearest; `true`
+    /// if there was one.
+    #[wasm_bindgen(js_name = removeAtPixel)]
+    pub fn remove_at_pixel(&mut self, px: f64, py: f64, radius: f64) -> Result<bool, JsValue> {
+        let Some(area) = self.area else { return Ok(false) };
+        match area.to_data(px, py) {
+            Some((x, y)) => js_result(self.editor.remove_near(self.panel.as_mut(), x, y, area.reach(radius))),
+            None => Ok(false),
+        }
+    }
+
+    /// Every data point as the chart plots it: `[[x, y]]` (empty without data).
+    pub fn points(&self) -> JsValue {
+        self.panel.points().to_js()
+    }
+
+    /// Moves data point `index` of [`Lab::points`] to (x, y). On error nothing changes.
+    #[wasm_bindgen(js_name = movePoint)]
+    pub fn move_point(&mut self, index: usize, x: f64, y: f64) -> Result<(), JsValue> {
+        js_result(self.editor.edit_point(self.panel.as_mut(), PointEdit::Move { index, x, y }))
+    }
+
+    /// Removes data point `index` of [`Lab::points`]. On error nothing changes.
+    #[wasm_bindgen(js_name = removePoint)]
+    pub fn remove_point(&mut self, index: usize) -> Result<(), JsValue> {
+        js_result(self.editor.edit_point(self.panel.as_mut(), PointEdit::Remove(index)))
+    }
+
+    /// Undoes the last data edit; `false` if there was none.
+    pub fn undo(&mut self) -> Result<bool, JsValue> {
+        js_result(self.editor.undo(self.panel.as_mut()))
+    }
+
+    /// Redoes the last edit undone; `false` if there was none.
+    pub fn redo(&mut self) -> Result<bool, JsValue> {
+        js_result(self.editor.redo(self.panel.as_mut()))
+    }
+
+    /// How many data edits can be undone and redone: `[undo, redo]`.
+    pub fn history(&self) -> JsValue {
+        self.editor.history().to_js()
     }
 
     /// The pressed pointer moved to canvas pixel (px, py) (held onto the plotting area);
@@ -221,14 +273,14 @@ impl Lab {
     #[wasm_bindgen(js_name = dragToPixel)]
     pub fn drag_to_pixel(&mut self, px: f64, py: f64) -> Result<bool, JsValue> {
         match self.area.and_then(|a| a.to_data_clamped(px, py)) {
-            Some((x, y)) => js_result(self.panel.drag(x, y)),
+            Some((x, y)) => js_result(self.editor.drag(self.panel.as_mut(), x, y)),
             None => Ok(false),
         }
     }
 
     /// The pointer was released.
     pub fn release(&mut self) {
-        self.panel.release();
+        self.editor.release(self.panel.as_mut());
     }
 
     /// What presses and drags on the chart move, for the keyboard's way to them:
@@ -320,6 +372,7 @@ impl Lab {
     #[wasm_bindgen(js_name = applyQuery)]
     pub fn apply_query(&mut self, pairs: JsValue) -> Result<Vec<JsValue>, JsValue> {
         let pairs = string_pairs(&pairs)?;
+        self.editor.forget();
         let notices = self.panel.apply_query(&pairs);
         Ok(notices.iter().map(notice_to_js).collect())
     }

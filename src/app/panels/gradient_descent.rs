@@ -411,6 +411,11 @@ impl Panel for GradientPanel {
         vec![Handle { key: "start", args: vec![], at, axes, step, grab: None }]
     }
 
+    /// For M = 2 the interactive chart is the weight plane, not the data.
+    fn points_on_chart(&self) -> bool {
+        self.surface.is_none()
+    }
+
     fn data_points(settings: &mut GradientSettings) -> Option<&mut dyn PointSink> {
         Some(&mut settings.data)
     }

@@ -1,0 +1,148 @@
+// Data by hand: the chart's pointer (a press adds a point or holds the one under it, a drag
+// moves what it holds, a double-click or a long press removes a point), the keyboard's way
+// to the same (choose a point by its number, arrow keys move it, Delete removes it), and
+// undo / redo of data edits (buttons, Ctrl+Z, Ctrl+Shift+Z). The panel does each change
+// (Lab.pressAtPixel, movePoint, removePoint, undo, redo) and keeps the history.
+
+import { attempt } from './controls.js';
+import { pressEdits } from './stage.js';
+import { $, state, t } from './state.js';
+import { call } from './wasm.js';
+
+/** How near a point a press must land to hold it, in CSS pixels (a finger is coarser). */
+const REACH = { mouse: 8, pen: 8, touch: 18 };
+/** A press held this long without moving removes the point under it (touch). */
+const LONG_PRESS_MS = 600;
+/** Further than this (CSS pixels) and a press is a drag, not a long press. */
+const STILL = 8;
+
+/** Wires the chart's pointer. */
+export function wirePointer() {
+  const chart = $('#chart');
+  /** Canvas pixels per CSS pixel, and the canvas pixel under a pointer event. */
+  const ratio = () => chart.width / chart.getBoundingClientRect().width;
+  const pixel = (event) => {
+    const box = chart.getBoundingClientRect();
+    return [(event.clientX - box.left) * ratio(), (event.clientY - box.top) * ratio()];
+  };
+  const reach = (event) => (REACH[event.pointerType] ?? REACH.mouse) * ratio();
+  let held = null;
+  let pending = null;
+  chart.addEventListener('pointerdown', (event) => {
+    if (state.dead || event.button !== 0 || !pressEdits()) return;
+    chart.setPointerCapture(event.pointerId);
+    const at = pixel(event);
+    attempt('add-point', () => state.lab.pressAtPixel(...at, reach(event)));
+    held = { x: event.clientX, y: event.clientY, timer: 0 };
+    if (event.pointerType === 'touch') {
+      held.timer = setTimeout(() => {
+        call(() => state.lab.release());
+        attempt('add-point', () => state.lab.removeAtPixel(...at, reach(event)));
+        held = null;
+      }, LONG_PRESS_MS);
+    }
+  });
+  chart.addEventListener('pointermove', (event) => {
+    if (state.dead || !chart.hasPointerCapture(event.pointerId) || !held) return;
+    if (held.timer && Math.hypot(event.clientX - held.x, event.clientY - held.y) > STILL) {
+      clearTimeout(held.timer);
+      held.timer = 0;
+    }
+    // Moves are computed at most once a frame: the fit follows the pointer live.
+    const first = pending === null;
+    pending = pixel(event);
+    if (first) {
+      requestAnimationFrame(() => {
+        const at = pending;
+        pending = null;
+        if (held && !state.dead) attempt('add-point', () => state.lab.dragToPixel(...at));
+      });
+    }
+  });
+  const release = () => {
+    if (held?.timer) clearTimeout(held.timer);
+    held = null;
+    if (!state.dead) call(() => state.lab.release());
+  };
+  chart.addEventListener('pointerup', release);
+  chart.addEventListener('pointercancel', release);
+  chart.addEventListener('dblclick', (event) => {
+    if (state.dead || !pressEdits()) return;
+    attempt('add-point', () => state.lab.removeAtPixel(...pixel(event), reach(event)));
+  });
+}
+
+/** The chosen point's index (from 0), or -1 without points. */
+function chosen() {
+  return Number($('#point-index').value) - 1;
+}
+
+/** Wires the point editor and the undo / redo buttons and keys. */
+export function wirePoints() {
+  const move = () => {
+    const [x, y] = [$('#point-x').valueAsNumber, $('#point-y').valueAsNumber];
+    if (chosen() < 0 || !Number.isFinite(x) || !Number.isFinite(y)) return;
+    attempt('point', () => state.lab.movePoint(chosen(), x, y));
+  };
+  $('#point-x').addEventListener('input', move);
+  $('#point-y').addEventListener('input', move);
+  $('#point-index').addEventListener('input', () => syncPoints(true));
+  const remove = () => {
+    if (chosen() >= 0) attempt('point', () => state.lab.removePoint(chosen()));
+  };
+  $('#point-remove').addEventListener('click', remove);
+  $('#point-edit').addEventListener('keydown', (event) => {
+    if (event.key === 'Delete' && event.target === $('#point-index')) {
+      event.preventDefault();
+      remove();
+    }
+  });
+  $('#point-edit').addEventListener('submit', (event) => event.preventDefault());
+  $('#undo').addEventListener('click', undo);
+  $('#redo').addEventListener('click', redo);
+}
+
+/** Undoes the last data edit. */
+export function undo() {
+  attempt('point', () => state.lab.undo());
+}
+
+/** Redoes the last edit undone. */
+export function redo() {
+  attempt('point', () => state.lab.redo());
+}
+
+/**
+ * Shows the points' editor: the number of the chosen point (kept, within the points there
+ * are) and its coordinates (a field being typed in keeps its text), and which of undo and
+ * redo can be done.
+ */
+export function syncPoints(picked = false) {
+  const form = $('#point-edit');
+  form.hidden = $('#add-point').hidden;
+  if (form.hidden || state.dead) return;
+  const points = call(() => state.lab.points());
+  const [undoable, redoable] = call(() => state.lab.history());
+  $('#undo').disabled = undoable === 0;
+  $('#redo').disabled = redoable === 0;
+  const index = $('#point-index');
+  index.max = String(points.length);
+  index.min = points.length ? '1' : '0';
+  const k = Math.min(Math.max(Number(index.value) || 1, 1), points.length);
+  if (document.activeElement !== index || picked) index.value = String(k);
+  const [xName, yName] = state.description.pointAxes ?? ['x', 't'];
+  $('#point-x-name').textContent = t(`control.${xName}`);
+  $('#point-y-name').textContent = t(`control.${yName}`);
+  const point = points[k - 1];
+  for (const [field, value] of [
+    [$('#point-x'), point?.[0]],
+    [$('#point-y'), point?.[1]],
+  ]) {
+    field.disabled = point === undefined;
+    if (document.activeElement === field && !picked) continue;
+    const text = point === undefined ? '' : String(value);
+    field.setAttribute('value', text);
+    field.value = text;
+  }
+  $('#point-remove').disabled = point === undefined;
+}
