@@ -11,6 +11,9 @@
 // the file, else as it is. Every response carries an ETag and Last-Modified and `no-cache`:
 // a reload asks again and gets "304 Not Modified" for what it has, so a class on one Wi-Fi
 // fetches the 600 KB module once per student, compressed to a third.
+//
+// A request over 16 KB (a permalink holding thousands of points) gets a 414 or 431 page that
+// says what to do, not a dropped connection.
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -70,11 +73,34 @@ function option(args, name, fallback) {
   return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 }
 
+/** The most bytes of request line and headers a request may have (Node's default). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/**
+ * The answer to a request too long to read (a permalink holding thousands of points): "414
+ * URI Too Long" when the request line alone overflows, else "431 Request Header Fields Too
+ * Large", with a page saying what to do, instead of a dropped connection.
+ */
+export function tooLong(rawPacket) {
+  const packet = rawPacket ?? Buffer.alloc(0);
+  const lineEnd = packet.indexOf('\r\n');
+  const [status, reason] = lineEnd < 0 || lineEnd > MAX_HEADER_BYTES / 2 ? [414, 'URI Too Long'] : [431, 'Request Header Fields Too Large'];
+  const body = `<!doctype html><meta charset="utf-8"><title>${status} ${reason}</title>
+<h1>${status}: this link is too long for the server</h1>
+<p>The request is over ${MAX_HEADER_BYTES / 1024} KB. A permalink holding many data points can outgrow what servers
+accept: open the lab without it, load the data with “Data as CSV” (“Save data as CSV” writes that file), or
+start this server with a larger limit: <code>node --max-http-header-size=65536 scripts/serve.mjs</code>.</p>
+<p lang="zh-CN">链接过长（超过 ${MAX_HEADER_BYTES / 1024} KB），服务器无法读取。含大量数据点的永久链接可能超出服务器的限制：
+请不带该链接打开实验室，用“以 CSV 导入数据”载入数据（“将数据保存为 CSV”可导出该文件），或以更大的限制启动本服务器。</p>`;
+  const bytes = Buffer.byteLength(body);
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${bytes}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /** Starts the server; resolves to {server, url}. */
 export function serve({ root, port = 8080, base = '/', host = '127.0.0.1' }) {
   const top = resolve(root);
   const prefix = base.endsWith('/') ? base : `${base}/`;
-  const server = createServer(async (req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
     if (!path.startsWith(prefix)) {
       res.writeHead(404).end('not found');
@@ -111,6 +137,11 @@ export function serve({ root, port = 8080, base = '/', host = '127.0.0.1' }) {
     } catch {
       res.writeHead(404).end('not found');
     }
+  });
+  server.on('clientError', (error, socket) => {
+    if (!socket.writable) return socket.destroy();
+    if (error.code === 'HPE_HEADER_OVERFLOW') socket.end(tooLong(error.rawPacket));
+    else socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
   return new Promise((done, fail) => {
     server.once('error', fail);

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { compressFolder } from '../../scripts/compress.mjs';
@@ -111,6 +112,29 @@ describe('serve.mjs', () => {
     assert.equal(brotliDecompressSync(recompressed.body).toString(), edited);
   });
 
+  test('an over-long request line gets a 414 page and over-long headers a 431 page that say what to do', async () => {
+    const { hostname, port, pathname } = new URL(url);
+    /** The raw answer to the raw `text`. */
+    const ask = (text) =>
+      new Promise((done, fail) => {
+        const socket = connect(Number(port), hostname, () => socket.write(text));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk));
+        socket.on('end', () => done(answer));
+        socket.on('error', fail);
+      });
+    // A permalink of 3000 points (42 000 characters), as a browser would send it.
+    const points = Array.from({ length: 3000 }, (_, k) => `${(k / 3000).toFixed(4)}:0.5`).join(',');
+    const long = await ask(`GET ${pathname}?panel=fast-rvm&points=${points} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    assert.match(long, /^HTTP\/1.1 414 URI Too Long\r\n/);
+    assert.match(long, /Save data as CSV/);
+    assert.match(long, /--max-http-header-size/);
+    const headers = await ask(`GET ${pathname} HTTP/1.1\r\nHost: x\r\nCookie: ${'a'.repeat(20000)}\r\n\r\n`);
+    assert.match(headers, /^HTTP\/1.1 431 Request Header Fields Too Large\r\n/);
+    // The server still answers afterwards.
+    assert.equal((await sent('app.js')).status, 200);
+  });
+
   test('outside the sub-path: 404; above the root: refused', async () => {
     assert.equal((await sent('missing.js')).status, 404);
     assert.equal((await fetch(url.replace('/course/lab/', '/other/app.js'))).status, 404);
@@ -145,5 +169,16 @@ describe('the built page through Chromium', () => {
     assert.ok(bundle);
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
+  });
+
+  test('a permalink too long for the server opens a page in Chromium that says what to do', async () => {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    const points = Array.from({ length: 3000 }, (_, k) => `${(k / 3000).toFixed(4)}:0.5`).join(',');
+    const response = await page.goto(`${env.url}?panel=fast-rvm&points=${points}`);
+    assert.equal(response.status(), 414);
+    assert.match(await page.textContent('h1'), /this link is too long for the server/);
+    assert.match(await page.textContent('body'), /Save data as CSV/);
+    await context.close();
   });
 });
