@@ -16,8 +16,8 @@ fn steps(id: &str) -> Vec<Value> {
     lesson["steps"].as_array().unwrap().clone()
 }
 
-/// The fast-RVM panel in the state of `step`, its action applied as the page applies it.
-fn fast_rvm_at(step: &Value) -> (Live<FastRvmPanel>, usize) {
+/// The fast-RVM panel in the state of `step` (its work done), before any action.
+fn fast_rvm_state(step: &Value) -> Live<FastRvmPanel> {
     let pairs: Vec<(String, String)> = step["state"]
         .as_str()
         .unwrap()
@@ -28,6 +28,13 @@ fn fast_rvm_at(step: &Value) -> (Live<FastRvmPanel>, usize) {
         .collect();
     let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
     assert!(panel.apply_query(&pairs).is_empty());
+    while panel.work(rvm_lab::solver::Budget::unlimited()) {}
+    panel
+}
+
+/// The fast-RVM panel in the state of `step`, its action applied as the page applies it.
+fn fast_rvm_at(step: &Value) -> (Live<FastRvmPanel>, usize) {
+    let mut panel = fast_rvm_state(step);
     let m = step["action"]["highlight"].as_u64().unwrap() as usize;
     let n = step["action"]["steps"].as_u64().unwrap_or(0) as usize;
     LessonAction { points: vec![], highlight: Some(m), steps: n }.apply(&mut panel).unwrap();
@@ -54,4 +61,32 @@ fn the_fast_rvm_lessons_candidate_is_out_then_worth_adding() {
     let (s, q) = run.sparsity_quality(m);
     let theta = q * q - s;
     assert!(theta > 0.0 && (s * s / theta - 23.0).abs() < 1.0, "α* = {}", s * s / theta);
+}
+
+#[test]
+fn the_polynomial_step_says_how_many_powers_the_rvm_keeps() {
+    let steps = steps("fast-rvm");
+    let step = steps.iter().find(|s| s["title"]["en"] == "Your own basis: powers of x").unwrap();
+    let panel = fast_rvm_state(step);
+    let report = panel.report();
+    let (shown, last) = report.position.unwrap();
+    assert_eq!(shown, last, "the run at its end");
+    let kept = report.readout("relevance-vectors").unwrap() as usize;
+    // "of these 10 functions the run keeps 4 and prunes the other 6"
+    let columns = panel
+        .plotted()
+        .iter()
+        .find_map(|t| (t.caption == rvm_lab::app::Name::Series("active-bases").into()).then(|| t.headings.len() - 1));
+    assert_eq!(columns, Some(kept), "one column per function kept");
+    let text = step["text"]["en"].as_str().unwrap();
+    assert!(
+        text.contains(&format!("of these 10 functions the run keeps {kept} and prunes the other {}", 10 - kept)),
+        "{kept}"
+    );
+    let run = panel.panel().current().unwrap();
+    assert!(run.active().iter().all(|&m| m <= 9), "powers x⁰ … x⁹");
+    // Ten columns: φ₉ can be highlighted, φ₁₀ does not exist.
+    let mut panel = panel;
+    panel.set("highlight", "9").unwrap();
+    assert_eq!(panel.set("highlight", "10").unwrap_err().code(), "out-of-range");
 }

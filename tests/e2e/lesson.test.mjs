@@ -98,13 +98,13 @@ describe('lesson mode in the page', () => {
 
   test('a lesson URL opens at its step, and the keys step through it with the panel following', async () => {
     const page = await open(env, '?lesson=fast-rvm&step=6');
-    assert.equal(await counter(page), 'step 6 of 8');
+    assert.equal(await counter(page), 'step 6 of 9');
     assert.equal(await page.textContent('#lesson-step-title'), 'A deletion');
     assert.equal(await readout(page, 'step'), '9', 'the panel is at the step the lesson sets');
     assert.equal(await page.$eval('#lesson-math', (el) => el.firstElementChild?.localName), 'math');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '7');
-    assert.equal(await counter(page), 'step 7 of 8');
+    assert.equal(await counter(page), 'step 7 of 9');
     assert.equal(await readout(page, 'step'), '10');
     await page.keyboard.press('PageUp');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '6');
@@ -112,9 +112,11 @@ describe('lesson mode in the page', () => {
     await page.keyboard.press('Space');
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '8');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '9');
     assert.equal(await page.isDisabled('#lesson-next'), true, 'the last step');
     await page.keyboard.press('ArrowLeft');
-    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '7');
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('step') === '8');
     assert.equal(await urlKey(page, 'lesson'), 'fast-rvm');
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();

@@ -165,6 +165,7 @@ export default {
   'choice.random': 'random (seeded)',
   'legend.relevance-vectors': 'relevance vectors',
   'legend.active-bases': 'active kernels × weight',
+  'legend.active-functions': 'active basis functions × weight',
   'legend.action-add': 'added',
   'legend.action-re-estimate': 're-estimated',
   'legend.action-delete': 'deleted',

@@ -165,6 +165,7 @@ export default {
   'choice.random': '随机（固定种子）',
   'legend.relevance-vectors': '相关向量',
   'legend.active-bases': '活跃核函数 × 权重',
+  'legend.active-functions': '活跃基函数 × 权重',
   'legend.action-add': '添加',
   'legend.action-re-estimate': '重估',
   'legend.action-delete': '删除',

@@ -1,5 +1,7 @@
 //! The "Fast RVM live" panel (Tipping & Faul 2003, §4 steps 1–8; PRML 7.93–7.107): the
-//! fast sequential RVM on the kernel basis of the data, one step at a time — the data, the
+//! fast sequential RVM on the kernel basis of the data — or on any basis of the linear
+//! panels (polynomial, Gaussian, sigmoid, Fourier, B-spline, wavelet), so that a student
+//! sees which of *those* functions it keeps — one step at a time — the data, the
 //! predictive mean and band, the active basis functions with their centres circled, the
 //! basis function the step acted on in the colour of its action, L against step, the λ
 //! curve of that basis function, and the event log. The classic and EM methods run to
@@ -9,7 +11,7 @@ use crate::app::plotted::{Name, Plotted, Tabulate, curves_on_grid, tabulate_all}
 use crate::plot::fit::LineChart;
 use std::sync::Arc;
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -18,15 +20,16 @@ use crate::app::background::Background;
 use crate::app::fast_steps::{self, action_colour};
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle};
+use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
+use crate::app::settings::BasisParams;
 use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
-use crate::basis::{KernelDesignInSlices, kernel_centre, kernel_column};
+use crate::basis::{Basis, BasisSpec, Family, KernelDesignInSlices, kernel_centre, kernel_column};
 use crate::data::Dataset;
-use crate::error::{Error, Result, ensure_positive};
+use crate::error::{Error, Result};
 use crate::grid::evenly_spaced;
 use crate::linalg::MULTIPLY_ADDS_PER_UNIT;
 use crate::plot::fit::widen;
@@ -54,9 +57,8 @@ const GRID: usize = 240;
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
-/// The options of the run, shown between the step and the data.
+/// The options of the run, shown between the basis and the data.
 const PARAMS: &[ParamSpec] = &[
-    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.005, max: 1.0, log: true } },
     ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
     ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
     ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle },
@@ -67,8 +69,9 @@ const PARAMS: &[ParamSpec] = &[
 pub struct FastRvmSettings {
     /// The noisy sinusoid (PRML Fig 7.9) and any clicked points, and the step shown.
     pub run: RunData<DataParams>,
-    /// Kernel width s of exp(−(x − xₙ)²/2s²).
-    pub width: f64,
+    /// The basis: the kernel exp(−(x − xₙ)²/2s²) at the data (the default), or any family
+    /// of the linear panels; with or without the bias.
+    pub basis: BasisParams,
     /// How the next basis function is chosen.
     pub selection: Selection,
     /// Refuse candidates nearly parallel to an active basis function.
@@ -84,7 +87,7 @@ impl Default for FastRvmSettings {
     fn default() -> Self {
         Self {
             run: RunData::new(DataParams::new(50, 0.2, 1).with_max_n(MAX_N), MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
-            width: 0.1,
+            basis: BasisParams::new(BasisSpec { family: Family::Kernel, m: 10, width: 0.1, degree: 3, bias: true }),
             selection: Selection::Greedy,
             alignment_test: true,
             estimate_noise: true,
@@ -96,6 +99,7 @@ impl Default for FastRvmSettings {
 impl Settings for FastRvmSettings {
     fn params(&self) -> Vec<ParamSpec> {
         let mut params = vec![self.run.frame_param()];
+        params.extend(self.basis.params());
         params.extend_from_slice(PARAMS);
         for mut spec in self.run.data.params() {
             if spec.key == "N" {
@@ -108,25 +112,27 @@ impl Settings for FastRvmSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
             "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
             "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
             HIGHLIGHT_KEY => self.highlight = parse_highlight(text)?,
-            _ => assign_in(&mut [&mut self.run], key, text)?,
+            _ => assign_in(&mut [&mut self.basis, &mut self.run], key, text)?,
         }
         Ok(())
     }
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "s" => self.width.to_string(),
             "selection" => self.selection.name().to_owned(),
             "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
             HIGHLIGHT_KEY => self.highlight?.to_string(),
-            _ => return value_in(&[&self.run], key),
+            _ => return value_in(&[&self.basis, &self.run], key),
         })
+    }
+
+    fn is_active(&self, key: &str) -> bool {
+        self.basis.is_active(key)
     }
 
     fn hidden_keys(&self) -> Vec<&'static str> {
@@ -152,11 +158,45 @@ fn parse_highlight(text: &str) -> Result<Option<usize>> {
 #[derive(Debug, Clone)]
 pub struct FastRvmPanel {
     data: Dataset,
-    width: f64,
+    columns: Columns,
     noise: f64,
     run: Run,
     /// The basis function drawn highlighted, a column of Φ.
     highlight: Option<usize>,
+}
+
+/// The basis functions as functions of x, for drawing: the kernel at the data (a column
+/// computed on its own: N may be 2000), or any other basis.
+#[derive(Debug, Clone)]
+enum Columns {
+    Kernel { width: f64, bias: bool },
+    Basis(Basis),
+}
+
+/// The design a run starts from: the kernel's, filled in bands ([`KernelDesignInSlices`]),
+/// or any other basis's, made at once (N × M ≤ 2000 × 200).
+#[derive(Debug, Clone)]
+enum Design {
+    Kernel(Box<KernelDesignInSlices>),
+    Ready(DMatrix<f64>),
+}
+
+impl Design {
+    /// Φ once it is done.
+    fn step_within(&mut self, budget: &mut Budget) -> Option<DMatrix<f64>> {
+        match self {
+            Design::Kernel(design) => design.step_within(budget),
+            Design::Ready(phi) => Some(std::mem::replace(phi, DMatrix::zeros(0, 0))),
+        }
+    }
+
+    /// Parts done and in all.
+    fn progress(&self) -> (usize, usize) {
+        match self {
+            Design::Kernel(design) => design.progress(),
+            Design::Ready(_) => (0, 1),
+        }
+    }
 }
 
 /// The fast run: its design being filled (a large data set: the data drawn meanwhile), or
@@ -189,7 +229,7 @@ struct Recording {
 /// the problem (Φᵀt and ‖φₘ‖²), the run and its first steps.
 #[derive(Debug, Clone)]
 struct FastStart {
-    design: KernelDesignInSlices,
+    design: Design,
     t: DVector<f64>,
     options: FastSettings,
     /// Whether classic and EM run beside it (N ≤ [`COMPARE_MAX_N`]).
@@ -256,7 +296,18 @@ impl FastRvmPanel {
 
     /// Column m of the design as a function of x.
     fn column(&self, m: usize, x: f64) -> f64 {
-        kernel_column(&self.data.x, self.width, true, m, x)
+        match &self.columns {
+            Columns::Kernel { width, bias } => kernel_column(&self.data.x, *width, *bias, m, x),
+            Columns::Basis(basis) => basis.features(x).get(m).copied().unwrap_or(0.0),
+        }
+    }
+
+    /// The data point basis function m is centred on: the kernel's at the data, none for
+    /// the bias or any other basis.
+    fn centre(&self, m: usize) -> Option<(f64, f64)> {
+        let Columns::Kernel { bias, .. } = self.columns else { return None };
+        let x = kernel_centre(&self.data.x, bias, m)?;
+        Some((x, self.data.t[m - usize::from(bias)]))
     }
 
     fn points(&self) -> Vec<(f64, f64)> {
@@ -297,8 +348,7 @@ impl FastRvmPanel {
 
     /// The data points of the relevance vectors of `run` (the bias has none).
     fn relevance_vectors(&self, run: &FastRvm) -> Vec<(f64, f64)> {
-        let centre = |m: usize| kernel_centre(&self.data.x, true, m).map(|c| (c, self.data.t[m - 1]));
-        run.active().iter().filter_map(|&m| centre(m)).collect()
+        run.active().iter().filter_map(|&m| self.centre(m)).collect()
     }
 
     /// The charts beside the data at the step shown: L against step, and λ(α) of the
@@ -358,9 +408,8 @@ impl FastRvmPanel {
         let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
         let font = font.pos(Pos::new(HPos::Center, VPos::Bottom));
         chart.draw_series(std::iter::once(Text::new(format!("φ{m}"), peak, font))).map_err(drawing_error)?;
-        if let Some(centre) = kernel_centre(&self.data.x, true, m) {
-            let ring =
-                Circle::new((centre, self.data.t[m - 1]), px(11.0, scale), palette::INK.stroke_width(px(2.5, scale)));
+        if let Some(centre) = self.centre(m) {
+            let ring = Circle::new(centre, px(11.0, scale), palette::INK.stroke_width(px(2.5, scale)));
             chart.draw_series(std::iter::once(ring)).map_err(drawing_error)?;
         }
         Ok(())
@@ -415,6 +464,15 @@ impl FastRvmPanel {
 }
 
 /// [`Error::OutOfRange`] unless column `m` of Φ exists for `n` data points (0 ≤ m ≤ n).
+/// The last column of the design: N (bias first) or N − 1 on the kernel basis, M − 1 on
+/// another.
+fn last_column(columns: &Columns, n: usize) -> usize {
+    match columns {
+        Columns::Kernel { bias, .. } => n - usize::from(!*bias),
+        Columns::Basis(basis) => basis.len().saturating_sub(1),
+    }
+}
+
 fn check_highlight(m: Option<usize>, n: usize) -> Result<Option<usize>> {
     match m {
         Some(m) if m > n => Err(Error::OutOfRange {
@@ -438,7 +496,16 @@ impl Panel for FastRvmPanel {
     /// [`Panel::work`].
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
         let data = settings.run.data.dataset()?;
-        let highlight = check_highlight(settings.highlight, data.x.len())?;
+        let spec = &settings.basis.spec;
+        let (columns, design) = if spec.family == Family::Kernel {
+            let design = Design::Kernel(Box::new(KernelDesignInSlices::new(&data.x, spec.width, spec.bias)?));
+            (Columns::Kernel { width: spec.width, bias: spec.bias }, design)
+        } else {
+            let basis = settings.basis.basis(&data.x)?;
+            let design = Design::Ready(basis.design_matrix(&data.x)?);
+            (Columns::Basis(basis), design)
+        };
+        let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
         let options = FastSettings {
             selection: settings.selection,
@@ -449,7 +516,7 @@ impl Panel for FastRvmPanel {
             max_steps: MAX_STEPS,
         };
         let mut start = Box::new(FastStart {
-            design: KernelDesignInSlices::new(&data.x, settings.width, true)?,
+            design,
             t: DVector::from_column_slice(&data.t),
             options,
             compare: data.x.len() <= COMPARE_MAX_N,
@@ -460,12 +527,13 @@ impl Panel for FastRvmPanel {
             None => Run::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
         };
         let noise = settings.run.data.noise;
-        Ok(Self { noise, data, width: settings.width, run, highlight })
+        Ok(Self { noise, data, columns, run, highlight })
     }
 
     /// Another highlighted basis function: the run stays.
     fn follow(&mut self, settings: &FastRvmSettings) -> bool {
-        let Ok(highlight) = check_highlight(settings.highlight, self.data.x.len()) else { return false };
+        let last = last_column(&self.columns, self.data.x.len());
+        let Ok(highlight) = check_highlight(settings.highlight, last) else { return false };
         self.highlight = highlight;
         true
     }
@@ -499,7 +567,10 @@ impl Panel for FastRvmPanel {
             let curves: Vec<Vec<f64>> = run.active().iter().zip(run.mean().iter()).map(weighted).collect();
             tables.push(curves_on_grid(Name::Series("active-bases"), &scene.grid, "phi", &curves, run.active()));
             let axes = ("x", "t");
-            tables.push(Plotted::points(Name::Series("relevance-vectors"), axes, &self.relevance_vectors(run)));
+            let points = self.relevance_vectors(run);
+            if !points.is_empty() {
+                tables.push(Plotted::points(Name::Series("relevance-vectors"), axes, &points));
+            }
         }
         if let Some((likelihood, lambda)) = self.side_charts() {
             likelihood.tabulate(&mut tables);
@@ -626,9 +697,15 @@ impl FastRvmPanel {
     fn legend(&self) -> Vec<LegendEntry> {
         let mut legend =
             crate::plot::predictive::LEGEND.iter().filter(|e| e.key != "samples").cloned().collect::<Vec<_>>();
+        // On the kernel basis the functions kept sit on data points (the relevance vectors,
+        // ringed); on another basis they are its own functions.
+        let kernel = matches!(self.columns, Columns::Kernel { .. });
+        if kernel {
+            legend.push(LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot });
+        }
+        let active = if kernel { "active-bases" } else { "active-functions" };
         legend.extend([
-            LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot },
-            LegendEntry { key: "active-bases", colour: "#999999", mark: Mark::Line },
+            LegendEntry { key: active, colour: "#999999", mark: Mark::Line },
             LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
@@ -675,5 +752,35 @@ mod tests {
         let mut whole = FastRvm::new(problem, options).unwrap();
         whole.run().unwrap();
         assert_eq!(panel.panel().events(), whole.events());
+    }
+
+    #[test]
+    fn on_a_polynomial_basis_the_panel_runs_the_fast_rvm_on_that_basis() {
+        let mut panel = crate::app::open_panel("fast-rvm").unwrap();
+        for (key, value) in [("basis", "polynomial"), ("M", "10"), ("bias", "1")] {
+            panel.set(key, value).unwrap();
+        }
+        while panel.work(Budget::unlimited()) {}
+        let last = panel.report().position.unwrap().1;
+        panel.set("step", &last.to_string()).unwrap();
+        // The same run straight from the library, on the design of the same basis.
+        let settings = FastRvmSettings::default();
+        let data = settings.run.data.dataset().unwrap();
+        let spec = BasisSpec { family: Family::Polynomial, m: 10, width: 0.1, degree: 3, bias: true };
+        let basis = Basis::from_spec(&spec, X_RANGE, &data.x).unwrap();
+        let problem = Arc::new(Problem::new(basis.design_matrix(&data.x).unwrap(), DVector::from_vec(data.t)).unwrap());
+        let options = FastSettings { seed: 1, max_steps: MAX_STEPS, ..FastSettings::default() };
+        let mut direct = FastRvm::new(problem, options).unwrap();
+        direct.run().unwrap();
+        let report = panel.report();
+        assert_eq!(report.readout("relevance-vectors"), Some(direct.active().len() as f64));
+        assert_eq!(report.readout("log-ml"), Some(direct.log_ml()));
+        assert_eq!(last, direct.iterations());
+        // It keeps few of the ten functions 1, x, …, x⁹ (the lesson says how many).
+        assert_eq!(direct.active().len(), 4);
+        assert!(direct.active().iter().all(|&m| m < 10));
+        // No data point is a relevance vector there: none is ringed, none is listed.
+        let tables = panel.plotted();
+        assert!(tables.iter().all(|t| t.caption != crate::app::plotted::Name::Series("relevance-vectors").into()));
     }
 }
