@@ -46,7 +46,7 @@ test('every slider of every panel goes to both ends with no task over 200 ms', a
       await settled(page);
       await tasks(page);
     }
-    await context.close();
+    await page.context().close();
   }
   assert.deepEqual(slow, []);
 });
