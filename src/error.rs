@@ -258,6 +258,16 @@ impl std::fmt::Display for Bound {
     }
 }
 
+/// `Ok(())` when `index` is one of `count` things (a data point, a handle), else
+/// [`Error::OutOfRange`] naming `name` and the indices there are.
+pub fn ensure_index(name: &'static str, index: usize, count: usize) -> Result<()> {
+    if index < count {
+        return Ok(());
+    }
+    let bound = Bound::WholeBetween { min: 0, max: count.saturating_sub(1) as u64 };
+    Err(Error::OutOfRange { name, value: index.to_string(), bound })
+}
+
 /// `Ok(value)` when `value` is finite, else [`Error::NotFinite`] naming it.
 pub fn ensure_finite(name: &str, value: f64) -> Result<f64> {
     if value.is_finite() {

@@ -58,11 +58,18 @@ export function syncHandles(chosen = false) {
     [$('#handle-x'), handle.at[0], handle.step[0]],
     [$('#handle-y'), handle.at[1], handle.step[1]],
   ]) {
-    if (document.activeElement === field && !chosen) continue;
-    const text = String(Number(value.toPrecision(6)));
     field.step = String(step);
-    // The value attribute is the base arrow keys step from, so a step lands on value ± step.
-    field.setAttribute('value', text);
-    field.value = text;
+    showCoordinate(field, String(Number(value.toPrecision(6))), chosen);
   }
+}
+
+/**
+ * Shows `text` in a coordinate field, unless the field is being typed in (and the thing it
+ * belongs to was not just `chosen`). The value attribute is set too: it is the base arrow
+ * keys step from, so a step lands on value ± step.
+ */
+export function showCoordinate(field, text, chosen) {
+  if (document.activeElement === field && !chosen) return;
+  field.setAttribute('value', text);
+  field.value = text;
 }

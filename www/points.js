@@ -5,6 +5,7 @@
 // (Lab.pressAtPixel, movePoint, removePoint, undo, redo) and keeps the history.
 
 import { attempt } from './controls.js';
+import { showCoordinate } from './handles.js';
 import { pressEdits } from './stage.js';
 import { $, state, t } from './state.js';
 import { call } from './wasm.js';
@@ -139,10 +140,7 @@ export function syncPoints(picked = false) {
     [$('#point-y'), point?.[1]],
   ]) {
     field.disabled = point === undefined;
-    if (document.activeElement === field && !picked) continue;
-    const text = point === undefined ? '' : String(value);
-    field.setAttribute('value', text);
-    field.value = text;
+    showCoordinate(field, point === undefined ? '' : String(value), picked);
   }
   $('#point-remove').disabled = point === undefined;
 }

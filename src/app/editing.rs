@@ -3,7 +3,7 @@
 //! works on any [`PanelModel`] through a few of its methods, so this logic is compiled
 //! once, not once per panel.
 
-use super::panel::PanelModel;
+use super::panel::{PanelModel, changed_keys, value_of};
 use crate::error::Result;
 
 /// Data edits kept for undo.
@@ -126,11 +126,7 @@ impl Editor {
     /// # Errors
     /// Whatever the recomputation refuses (nothing changes then).
     pub fn undo(&mut self, panel: &mut dyn PanelModel) -> Result<bool> {
-        let Some(values) = self.undo.last() else { return Ok(false) };
-        let back = restore(panel, values)?;
-        self.undo.pop();
-        self.redo.push(back);
-        Ok(true)
+        replay(panel, &mut self.undo, &mut self.redo)
     }
 
     /// Redoes the last edit undone; `false` if there is none.
@@ -138,11 +134,7 @@ impl Editor {
     /// # Errors
     /// As [`Editor::undo`].
     pub fn redo(&mut self, panel: &mut dyn PanelModel) -> Result<bool> {
-        let Some(values) = self.redo.last() else { return Ok(false) };
-        let back = restore(panel, values)?;
-        self.redo.pop();
-        self.undo.push(back);
-        Ok(true)
+        replay(panel, &mut self.redo, &mut self.undo)
     }
 
     /// How many edits can be undone and redone.
@@ -173,22 +165,20 @@ fn frame_key(panel: &dyn PanelModel) -> Option<&'static str> {
 /// differs), with their values in `before` (an empty text for a key not set then); the
 /// frame shown left out.
 fn changed_from(before: &[(String, String)], after: &[(String, String)], frame: Option<&str>) -> Values {
-    let value = |list: &[(String, String)], key: &str| list.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let mut changed: Values = vec![];
-    for (key, _) in after.iter().chain(before) {
-        let old = value(before, key);
-        if Some(key.as_str()) != frame && old != value(after, key) && !changed.iter().any(|(k, _)| k == key) {
-            changed.push((key.clone(), old.unwrap_or_default()));
-        }
-    }
-    changed
+    let keys = changed_keys(before, after).into_iter().filter(|&key| Some(key) != frame);
+    keys.map(|key| (key.to_owned(), value_of(before, key).unwrap_or_default().to_owned())).collect()
 }
 
-/// Sets the keys of `values` at once; returns the values they had.
-fn restore(panel: &mut dyn PanelModel, values: &[(String, String)]) -> Result<Values> {
-    let now = values.iter().map(|(key, _)| (key.clone(), panel.value(key).unwrap_or_default())).collect();
+/// Sets the keys of the last edit of `from` back at once and moves it, as the values those
+/// keys had, onto `to` (an undo onto the redo list, or the other way); `false` if `from` is
+/// empty. On error nothing changes.
+fn replay(panel: &mut dyn PanelModel, from: &mut Vec<Values>, to: &mut Vec<Values>) -> Result<bool> {
+    let Some(values) = from.last() else { return Ok(false) };
+    let back = values.iter().map(|(key, _)| (key.clone(), panel.value(key).unwrap_or_default())).collect();
     panel.set_all(values)?;
-    Ok(now)
+    from.pop();
+    to.push(back);
+    Ok(true)
 }
 
 /// The index of the point nearest (x, y) within `reach` (the largest miss along each axis:

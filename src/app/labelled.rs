@@ -2,9 +2,9 @@
 //! points the user placed, each with its class.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
-use super::settings::{ParamGroup, PointSink, check_point, round_to};
+use super::settings::{ParamGroup, PointSink, round_to};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
-use crate::error::{Bound, Error, Result, ensure_finite};
+use crate::error::{Bound, Error, Result, ensure_finite, ensure_index};
 
 /// Key of the placed points, `x₁:x₂:class,…` in the URL.
 pub const POINTS_KEY: &str = "points";
@@ -140,7 +140,7 @@ impl LabelledData {
     /// Every point as a placed one (N = 0), after checking that point `index` exists.
     fn own_points(&mut self, index: usize) -> Result<&mut Vec<([f64; 2], usize)>> {
         let data = self.points()?;
-        check_point(index, data.x.len())?;
+        ensure_index("point", index, data.x.len())?;
         self.n = 0;
         self.extra = data.x.into_iter().zip(data.t).map(|(x, t)| (x, t as usize)).collect();
         Ok(&mut self.extra)

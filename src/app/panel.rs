@@ -281,12 +281,27 @@ impl<P: Panel> Live<P> {
     }
 }
 
-/// Whether every key whose value differs between the two `(key, value)` lists (a key in one
-/// only differs) is one of `followed`.
+/// Whether every key whose value differs between the two `(key, value)` lists is one of
+/// `followed`.
 fn only_followed_changed(before: &[(String, String)], after: &[(String, String)], followed: &[&str]) -> bool {
-    let value = |list: &[(String, String)], key: &str| list.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let keys = before.iter().chain(after).map(|(k, _)| k.as_str());
-    keys.clone().all(|key| value(before, key) == value(after, key) || followed.contains(&key))
+    changed_keys(before, after).iter().all(|key| followed.contains(key))
+}
+
+/// The value of `key` in a `(key, value)` list (the URL's pairs), if there.
+pub fn value_of<'a>(list: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    list.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// The keys whose values differ between two `(key, value)` lists (a key in one only
+/// differs), each once: those of `after` first, in order, then those only in `before`.
+pub fn changed_keys<'a>(before: &'a [(String, String)], after: &'a [(String, String)]) -> Vec<&'a str> {
+    let mut changed: Vec<&str> = vec![];
+    for (key, _) in after.iter().chain(before) {
+        if value_of(before, key) != value_of(after, key) && !changed.contains(&key.as_str()) {
+            changed.push(key);
+        }
+    }
+    changed
 }
 
 /// The keys of `pairs` in order, those of `last` moved to the end (a URL's frame goes after
@@ -508,10 +523,8 @@ impl<P: Panel> PanelModel for Live<P> {
 
     fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool> {
         let handles = self.handles();
-        let Some(handle) = handles.get(index) else {
-            let bound = crate::error::Bound::WholeBetween { min: 0, max: handles.len().saturating_sub(1) as u64 };
-            return Err(Error::OutOfRange { name: "handle", value: index.to_string(), bound });
-        };
+        crate::error::ensure_index("handle", index, handles.len())?;
+        let handle = &handles[index];
         let before = self.settings.value_list();
         match handle.grab {
             Some(grab) => self.update(&mut |panel, settings| panel.drag(settings, grab, x, y).map(|()| None))?,

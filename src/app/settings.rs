@@ -109,15 +109,6 @@ pub trait PointSink {
     fn remove_point(&mut self, index: usize) -> Result<()>;
 }
 
-/// [`Error::OutOfRange`] unless `index` is one of `count` points.
-pub fn check_point(index: usize, count: usize) -> Result<()> {
-    if index < count {
-        return Ok(());
-    }
-    let bound = Bound::WholeBetween { min: 0, max: count.saturating_sub(1) as u64 };
-    Err(Error::OutOfRange { name: "point", value: index.to_string(), bound })
-}
-
 /// `v` rounded to `decimals` decimals, as a point placed by hand is (so that the URL holds
 /// it exactly).
 pub fn round_to(v: f64, decimals: i32) -> f64 {
@@ -172,7 +163,7 @@ impl DataParams {
     /// Every point as an added one (N = 0), after checking that point `index` exists.
     fn own_points(&mut self, index: usize) -> Result<&mut Vec<(f64, f64)>> {
         let points = PointSink::points(self)?;
-        check_point(index, points.len())?;
+        crate::error::ensure_index("point", index, points.len())?;
         self.n = 0;
         self.extra = points;
         Ok(&mut self.extra)

@@ -215,7 +215,7 @@ impl Lab {
 
     /// A press at canvas pixel (px, py) of the last drawing; `true` if the panel changed.
     /// Within `radius` canvas pixels of a data point it holds that point (a drag moves it)
-    /// instead ([`PanelModel::press_near`]). Outside the plotting area nothing happens.
+    /// instead ([`Editor::press`]). Outside the plotting area nothing happens.
     #[wasm_bindgen(js_name = pressAtPixel)]
     pub fn press_at_pixel(&mut self, px: f64, py: f64, radius: Option<f64>) -> Result<bool, JsValue> {
         let Some(area) = self.area else { return Ok(false) };
