@@ -167,6 +167,9 @@ pub struct GradientDescent {
     epoch: usize,
     path: Vec<DVector<f64>>,
     losses: Vec<f64>,
+    /// Φw − t at the current weights (the last of `path`), kept from the loss evaluated
+    /// there: the next gradient takes its residuals from it.
+    residual: Vec<f64>,
     /// Losses above this count as divergence.
     divergence_threshold: f64,
     termination: Option<Termination>,
@@ -193,7 +196,8 @@ impl GradientDescent {
         check_weights("initial weights", &initial, phi.ncols())?;
         check_settings(&settings, t.len())?;
         let t = DVector::from_vec(t);
-        let initial_loss = objective(&phi, &t, &initial, settings.ridge);
+        let residual = residual(&phi, &t, &initial);
+        let initial_loss = objective(&residual, &initial, settings.ridge);
         crate::error::ensure_finite("E(w₀)", initial_loss)?;
         Ok(Self {
             order: (0..t.len()).collect(),
@@ -205,6 +209,7 @@ impl GradientDescent {
             epoch: 0,
             path: vec![initial],
             losses: vec![initial_loss],
+            residual,
             divergence_threshold: DIVERGENCE_FACTOR * initial_loss.max(1.0),
             termination: None,
         })
@@ -260,19 +265,24 @@ impl GradientDescent {
         self.order[self.next..(self.next + size).min(n)].to_vec()
     }
 
-    /// Σ_{n∈I} φₙ(φₙᵀw − tₙ) + (|I|/N) λw at the current weights.
+    /// Σ_{n∈I} φₙ(φₙᵀw − tₙ) + (|I|/N) λw at the current weights, entry j summed down
+    /// column j of Φ (contiguous) with the residuals φₙᵀw − tₙ kept from the last loss.
     fn gradient(&self, samples: &[usize]) -> DVector<f64> {
         let w = self.weights();
-        let share = samples.len() as f64 / self.t.len() as f64;
-        let mut gradient = w * (share * self.settings.ridge);
-        for &n in samples {
-            let row = self.phi.row(n);
-            let residual = row.tr_dot(w) - self.t[n];
-            for (g, &phi_nj) in gradient.iter_mut().zip(row.iter()) {
-                *g += residual * phi_nj;
+        let n = self.t.len();
+        let share = samples.len() as f64 / n as f64;
+        let r = &self.residual;
+        let whole = samples.len() == n;
+        let entries = self.phi.as_slice().chunks_exact(n.max(1)).zip(w.iter()).map(|(column, &wj)| {
+            let ridge = wj * (share * self.settings.ridge);
+            if whole {
+                // Batch GD: all points in their natural order.
+                column.iter().zip(r).fold(ridge, |g, (&phi_nj, &r_n)| g + r_n * phi_nj)
+            } else {
+                samples.iter().fold(ridge, |g, &i| g + r[i] * column[i])
             }
-        }
-        gradient
+        });
+        DVector::from_iterator(w.len(), entries)
     }
 
     /// Whether an update to `candidate` with loss `loss` may be kept.
@@ -308,7 +318,8 @@ impl Solver for GradientDescent {
         let samples = self.next_batch();
         let weights = self.weights();
         let candidate = weights - self.gradient(&samples) * self.settings.learning_rate;
-        let loss = objective(&self.phi, &self.t, &candidate, self.settings.ridge);
+        let residual = residual(&self.phi, &self.t, &candidate);
+        let loss = objective(&residual, &candidate, self.settings.ridge);
         let iteration = self.iteration() + 1;
         if !self.acceptable(loss, &candidate) {
             let termination = Termination::Diverged { iteration };
@@ -324,6 +335,7 @@ impl Solver for GradientDescent {
         self.move_past(samples.len());
         self.path.push(candidate);
         self.losses.push(loss);
+        self.residual = residual;
         Ok(GradientEvent::Update { iteration, epoch, samples, loss, step_norm })
     }
 
@@ -336,10 +348,9 @@ impl Solver for GradientDescent {
     }
 }
 
-/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14). Φw − t is summed
-/// column by column (each a contiguous axpy) in one pass over a scratch vector of N, as a
-/// run evaluates it after each of up to [`MAX_ITERATIONS`] updates.
-fn objective(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, ridge: f64) -> f64 {
+/// Φw − t, summed column by column (each a contiguous axpy) in one pass over a vector of N,
+/// as a run evaluates it after each of up to [`MAX_ITERATIONS`] updates.
+fn residual(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>) -> Vec<f64> {
     let n = t.len();
     let mut residual: Vec<f64> = t.iter().map(|v| -v).collect();
     for (column, &wj) in phi.as_slice().chunks_exact(n.max(1)).zip(w.iter()) {
@@ -347,6 +358,12 @@ fn objective(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>, ridge: f64)
             *r += wj * p;
         }
     }
+    residual
+}
+
+/// E(w) = ½‖Φw − t‖² + λ/2‖w‖² (lecture notes on linear models, eq 14) from the residual
+/// Φw − t.
+fn objective(residual: &[f64], w: &DVector<f64>, ridge: f64) -> f64 {
     0.5 * residual.iter().map(|r| r * r).sum::<f64>() + 0.5 * ridge * w.norm_squared()
 }
 
