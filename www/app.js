@@ -23,7 +23,7 @@ import { renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
 import { $, state, t } from './state.js';
-import { PAGE_KEYS, readPageParams, toggleShare, writeUrl } from './url.js';
+import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
 import { Lab, call, crashForTests, die, init, panelNames } from './wasm.js';
 
@@ -202,6 +202,8 @@ async function main() {
   for (const name of panelNames()) select.append(new Option(name, name));
   state.large = query.get('large') === '1';
   const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key) && !(lessonId && key === 'step'));
+  // A large state's long values travel in the fragment (link.js).
+  pairs.push(...(await readFragment()));
   wireEvents();
   openPanel(page.panel, pairs);
   await fillLessonMenu();

@@ -61,7 +61,9 @@ export function wireFiles() {
     event.preventDefault();
     importCsv();
   });
-  $('#csv-export').addEventListener('click', () => exportText(() => state.lab.exportCsv(), 'text/csv', `${state.panel}.csv`));
+  const exportData = () => exportText(() => state.lab.exportCsv(), 'text/csv', `${state.panel}.csv`);
+  $('#csv-export').addEventListener('click', exportData);
+  $('#share-csv').addEventListener('click', exportData);
   // A CSV file dropped on the chart is read as if pasted.
   $('#canvas-box').addEventListener('dragover', (event) => {
     if (!$('#csv').hidden) event.preventDefault();

@@ -3,6 +3,7 @@
 // snippet, and the height an embedding page (embed.js) needs.
 
 import { LANGUAGES } from './i18n.js';
+import { LINK_MAX, LinkError, decodeFragment, encodeFragment, splitPairs } from './link.js';
 import { $, framed, state, t } from './state.js';
 import { call, panelNames } from './wasm.js';
 
@@ -30,29 +31,75 @@ export function readPageParams(query) {
   };
 }
 
+/** Counts address-bar writes: a packed fragment lands only if no later write began. */
+let writes = 0;
+/** Whether the address bar's fragment is still being packed. */
+let packing = false;
+
 /** Writes the current state into the address bar (no new history entry): in a lesson its
- *  name and step (1-based), which set the panel; else the panel and its state. */
+ *  name and step (1-based), which set the panel; else the panel and its state. A state too
+ *  long for the query puts its long values in the fragment (link.js): at once as a plain
+ *  query, then packed. */
 export function writeUrl() {
-  const query = new URLSearchParams();
+  const pairs = [];
   if (state.lesson) {
-    query.set('lesson', state.lesson.id);
-    query.set('step', String(state.lesson.index + 1));
+    pairs.push(['lesson', state.lesson.id], ['step', String(state.lesson.index + 1)]);
   } else {
-    query.set('panel', state.panel);
-    for (const [key, value] of call(() => state.lab.query())) query.set(key, value);
+    pairs.push(['panel', state.panel], ...call(() => state.lab.query()));
   }
-  if (state.large) query.set('large', '1');
-  if (state.stage) query.set('stage', '1');
-  if (state.lang !== 'en') query.set('lang', state.lang);
-  if (state.embed) query.set('embed', '1');
-  history.replaceState(null, '', `${location.pathname}?${query}`);
+  if (state.large) pairs.push(['large', '1']);
+  if (state.stage) pairs.push(['stage', '1']);
+  if (state.lang !== 'en') pairs.push(['lang', state.lang]);
+  if (state.embed) pairs.push(['embed', '1']);
+  const { query, fragment } = splitPairs(pairs);
+  const address = `${location.pathname}?${new URLSearchParams(query)}`;
+  const write = ++writes;
+  packing = fragment.length > 0;
+  history.replaceState(null, '', packing ? `${address}#${new URLSearchParams(fragment)}` : address);
   renderShare();
+  if (!packing) return;
+  encodeFragment(fragment)
+    .then((hash) => {
+      if (write !== writes) return;
+      packing = false;
+      history.replaceState(null, '', `${address}#${hash}`);
+      renderShare();
+    })
+    .catch(() => {
+      // The plain fragment stays: longer, but a working link.
+      if (write === writes) packing = false;
+      renderShare();
+    });
 }
 
-/** The permalink of the view and an iframe snippet that embeds it. */
+/**
+ * The pairs of the address's fragment (the long values of a large state). One that cannot
+ * be read gives a notice and no pairs: the view opens from its query.
+ */
+export async function readFragment() {
+  if (location.hash.length <= 1) return [];
+  try {
+    return (await decodeFragment(location.hash)).filter(([key]) => !PAGE_KEYS.includes(key));
+  } catch (error) {
+    const reason = error instanceof LinkError ? error.message : String(error);
+    state.notices.push({ text: ['notice.fragment', { message: reason }] });
+    return [];
+  }
+}
+
+/** The permalink of the view and an iframe snippet that embeds it; a link longer than
+ *  LINK_MAX is not offered: the box says so and offers the data as CSV. */
 export function renderShare() {
   if ($('#share').hidden) return;
   const link = location.href;
+  const tooLong = !packing && link.length > LINK_MAX;
+  $('#share-long').hidden = !tooLong;
+  $('#share-links').hidden = tooLong;
+  if (tooLong) {
+    $('#share-long-text').textContent = t('share.too-long', { length: link.length, limit: LINK_MAX });
+    $('#share-csv').hidden = $('#csv').hidden;
+    return;
+  }
   const embedded = new URL(link);
   embedded.searchParams.set('embed', '1');
   const title = t(`panel.${state.panel}`).replace(/"/g, '&quot;');
@@ -67,7 +114,7 @@ export function toggleShare() {
   box.hidden = !box.hidden;
   $('#share-toggle').setAttribute('aria-expanded', String(!box.hidden));
   renderShare();
-  if (!box.hidden) $('#share-link').select();
+  if (!box.hidden && !$('#share-links').hidden) $('#share-link').select();
 }
 
 /** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
