@@ -85,7 +85,7 @@ fn rvm(c: &mut Criterion) {
         println!(
             "two-class N={n}: {} relevance vectors, accuracy {}, L = {:.4}, {} steps, converged {}",
             fit.relevant.len(),
-            fit.accuracy,
+            fit.accuracy.unwrap_or(f64::NAN),
             fit.log_marginal_likelihood,
             fit.iterations,
             fit.converged

@@ -2,7 +2,7 @@
 //! plays the same every time.
 
 use rand::{RngExt, SeedableRng};
-use rand_distr::{Distribution, Normal};
+use rand_distr::{Distribution, Normal, Poisson};
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
@@ -160,6 +160,42 @@ impl Sinc {
     pub fn generate(&self) -> Result<Dataset> {
         let (lo, hi) = Self::DOMAIN;
         noisy_function(self.n, self.noise, self.seed, |rng| rng.random_range(lo..hi), Self::truth)
+    }
+}
+
+/// Counts of events over time with a smooth rate, for the Poisson RVM: xₙ ~ U(0, 1) (the
+/// time), tₙ ~ Poisson(r(xₙ)) with r(x) = exp(1 + sin 2πx), between e⁰ ≈ 1 and e² ≈ 7.4
+/// events per unit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Number of points N.
+    pub n: usize,
+    /// Seed of the PCG generator.
+    pub seed: u64,
+}
+
+impl Counts {
+    /// The rate r(x) = exp(1 + sin 2πx) the counts are drawn with.
+    pub fn rate(x: f64) -> f64 {
+        (1.0 + Sinusoid::truth(x)).exp()
+    }
+
+    /// Draws the data set: all N times first, then the N counts, from one generator.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for N > [`MAX_POINTS`].
+    pub fn generate(&self) -> Result<Dataset> {
+        check_count(self.n)?;
+        let mut rng = Pcg64::seed_from_u64(self.seed);
+        let x: Vec<f64> = (0..self.n).map(|_| rng.random::<f64>()).collect();
+        let mut t = Vec::with_capacity(self.n);
+        for &xn in &x {
+            // The rate lies in [1, e²]: always a valid Poisson mean.
+            let poisson = Poisson::new(Self::rate(xn))
+                .map_err(|_| Error::NotFinite { name: "rate".into(), value: Self::rate(xn).to_string() })?;
+            t.push(poisson.sample(&mut rng));
+        }
+        Ok(Dataset { x, t })
     }
 }
 

@@ -4,7 +4,7 @@
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
 //!                  [--alpha A --beta B] [--method fixed-point|em]
 //! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
-//!             [--likelihood gaussian|bernoulli|softmax]
+//!             [--likelihood gaussian|bernoulli|poisson|softmax]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
 //! ```
@@ -22,7 +22,9 @@
 //! or `softmax` the targets are class labels and `rvm` fits the classifier instead
 //! ([`rvm_lab::rvm::classification::ClassicRvmClassifier`], PRML 7.108–7.116, or
 //! [`rvm_lab::rvm::multiclass::ClassicMulticlassRvm`], PRML 7.120–7.122) and prints its
-//! fit with the accuracy.
+//! fit with the accuracy; with `--likelihood poisson` the targets are counts with rate
+//! exp(wᵀφ) (the same machinery, [`rvm_lab::rvm::likelihood::Likelihood::Poisson`]) and the
+//! fit comes with the mean Poisson deviance.
 //!
 //! Both read Φ and t with the same CSV rules ([`csv::Table`], [`read_problem`]). Output is
 //! JSON on stdout; errors go to stderr with exit code 2 (bad arguments) or 1 (bad data, or
@@ -37,7 +39,8 @@ use std::sync::Arc;
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
-use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassificationFit, ClassifierSettings, FastRvmClassifier};
+use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, GlmFit};
+use rvm_lab::rvm::likelihood::{Likelihood, MAX_COUNT};
 use rvm_lab::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit};
 use rvm_lab::rvm::{ClassicRvm, ClassicSettings, Event, FastRvm, FastSettings, Problem, Rule, RvmFit, Selection};
 use rvm_lab::solver::Solver;
@@ -53,7 +56,7 @@ const USAGE: &str = "\
 usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
                         [--alpha A --beta B] [--method fixed-point|em]
        rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
-                   [--likelihood gaussian|bernoulli|softmax]
+                   [--likelihood gaussian|bernoulli|poisson|softmax]
                    [--method fast|classic|em] [--selection greedy|cyclic|random]
                    [--no-alignment-test] [--events]
        rvm-lab --help
@@ -90,7 +93,10 @@ relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_li
                      classic only (αᵢ = γᵢ/wᵢ*² sweeps around the Laplace mode, ≤ 2000). Both
                      print accuracy (the fraction of points whose most probable class is
                      their label) instead of beta; softmax also prints classes (K), and for
-                     each relevant column K weights and K alpha (null where pruned)";
+                     each relevant column K weights and K alpha (null where pruned).
+                     poisson: counts 0, 1, 2, … with rate exp(wᵀφ) (Tipping 2001 §4), the
+                     methods and options of bernoulli; prints mean_deviance (the mean Poisson
+                     deviance, 2/N Σ t ln(t/y) − (t − y)) instead of accuracy";
 
 /// Everything that can go wrong, with its message.
 #[derive(Debug, ThisError)]
@@ -101,7 +107,8 @@ enum CliError {
     /// A CSV file is wrong.
     #[error(transparent)]
     Csv(#[from] CsvError),
-    /// A target is not a class label of the chosen likelihood, or there is one class only.
+    /// A target is not a class label (or a count) of the chosen likelihood, or there is one
+    /// class only.
     #[error("{0}")]
     Labels(String),
     /// The two files disagree on N.
@@ -195,7 +202,7 @@ impl RvmMethod {
 /// method, 100 000 sweeps, would take minutes on a large problem that does not converge).
 const EM_MAX_SWEEPS: usize = 10_000;
 
-/// The methods of the classifiers (`--likelihood bernoulli|softmax`).
+/// The methods of the classifiers and of counts (`--likelihood bernoulli|poisson|softmax`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum ClassifierMethod {
     /// Tipping & Faul's sequential method on the Laplace linearisation (PRML 7.117–7.119),
@@ -221,6 +228,8 @@ enum Model {
     Regression(RvmMethod),
     /// `bernoulli`: two classes, labels 0 and 1.
     Binary(ClassifierMethod),
+    /// `poisson`: counts 0, 1, 2, … with rate exp(wᵀφ).
+    Counts(ClassifierMethod),
     /// `softmax`: K classes, labels 0 … K − 1.
     Multiclass(ClassifierMethod),
 }
@@ -277,7 +286,10 @@ fn evidence(args: &EvidenceArgs) -> Result<String, CliError> {
 
 /// `rvm-lab rvm`: the JSON text of the fit.
 fn rvm(args: &RvmArgs) -> Result<String, CliError> {
-    let conventional = if matches!(args.model, Model::Regression(_)) { "t" } else { "label" };
+    let conventional = match args.model {
+        Model::Regression(_) | Model::Counts(_) => "t",
+        Model::Binary(_) | Model::Multiclass(_) => "label",
+    };
     let (phi, t, column) = read_problem(&args.input, conventional)?;
     let file = args.input.targets.display().to_string();
     match args.model {
@@ -287,7 +299,11 @@ fn rvm(args: &RvmArgs) -> Result<String, CliError> {
         }
         Model::Binary(method) => {
             class_count(&t, (&file, &column), Some(2))?;
-            to_json(&Classified::binary(phi, t, method)?)
+            to_json(&Classified::glm(Likelihood::Bernoulli, phi, t, method)?)
+        }
+        Model::Counts(method) => {
+            check_counts(&t, (&file, &column))?;
+            to_json(&Classified::glm(Likelihood::Poisson, phi, t, method)?)
         }
         Model::Multiclass(method) => {
             let classes = class_count(&t, (&file, &column), None)?;
@@ -318,6 +334,20 @@ fn class_count(t: &[f64], (file, column): (&str, &str), classes: Option<usize>) 
         None => Err(CliError::Labels(format!(
             "{file} ({column}): every label is 0, but --likelihood softmax needs at least two classes"
         ))),
+    }
+}
+
+/// Checks that every target is a count, a whole number from 0 to [`MAX_COUNT`]: else an
+/// error naming the file, the data row and the value.
+fn check_counts(t: &[f64], (file, column): (&str, &str)) -> Result<(), CliError> {
+    let count = |v: f64| v.fract() == 0.0 && (0.0..=MAX_COUNT as f64).contains(&v);
+    match t.iter().enumerate().find(|&(_, &v)| !count(v)) {
+        Some((row, value)) => Err(CliError::Labels(format!(
+            "{file} data row {} (column {column}): {value} is not a count (counts are whole numbers from 0 to \
+             {MAX_COUNT} for --likelihood poisson)",
+            row + 1
+        ))),
+        None => Ok(()),
     }
 }
 
@@ -414,7 +444,7 @@ impl Relevance {
     }
 }
 
-/// The output of `rvm-lab rvm --likelihood bernoulli|softmax`: the method, the fit, and
+/// The output of `rvm-lab rvm --likelihood bernoulli|poisson|softmax`: the method, the fit, and
 /// the fast method's selection and events if asked for.
 #[derive(Debug, Serialize)]
 struct Classified<F> {
@@ -427,19 +457,22 @@ struct Classified<F> {
     events: Option<Vec<Event>>,
 }
 
-impl Classified<ClassificationFit> {
-    fn binary(phi: DMatrix<f64>, t: Vec<f64>, method: ClassifierMethod) -> Result<Self, CliError> {
+impl Classified<GlmFit> {
+    /// The fit of classes (`Bernoulli`) or counts (`Poisson`).
+    fn glm(likelihood: Likelihood, phi: DMatrix<f64>, t: Vec<f64>, method: ClassifierMethod) -> Result<Self, CliError> {
         let t = DVector::from_vec(t);
         let (fit, selection, events) = match method {
             ClassifierMethod::Fast { selection, alignment_test, events } => {
                 let settings = FastSettings { selection, alignment_test, ..FastSettings::default() };
-                let mut fast = FastRvmClassifier::new(Arc::new(Problem::new(phi, t)?), settings)?;
+                let problem = Arc::new(Problem::new(phi, t)?);
+                let mut fast = FastRvmClassifier::with_likelihood(likelihood, problem, settings)?;
                 fast.run()?;
                 let fit = fast.fit();
                 (fit, Some(selection.name()), events.then(|| fast.events().to_vec()))
             }
             ClassifierMethod::Classic => {
-                let mut classic = ClassicRvmClassifier::new(phi, t, ClassifierSettings::default())?;
+                let mut classic =
+                    ClassicRvmClassifier::with_likelihood(likelihood, phi, t, ClassifierSettings::default())?;
                 classic.run()?;
                 (classic.fit(), None, None)
             }
@@ -605,20 +638,21 @@ fn parse_rvm(args: &[String]) -> Result<RvmArgs, CliError> {
     let options = Options::collect(args, &RVM_OPTIONS)?;
     let model = match options.value("likelihood") {
         None | Some("gaussian") => Model::Regression(parse_regression_method(&options)?),
-        Some("bernoulli") => Model::Binary(parse_binary_method(&options)?),
+        Some("bernoulli") => Model::Binary(parse_glm_method(&options, "bernoulli")?),
+        Some("poisson") => Model::Counts(parse_glm_method(&options, "poisson")?),
         Some("softmax") => Model::Multiclass(parse_softmax_method(&options)?),
         Some(other) => {
             return Err(CliError::Usage(format!(
-                "--likelihood must be gaussian, bernoulli or softmax, but is '{other}'"
+                "--likelihood must be gaussian, bernoulli, poisson or softmax, but is '{other}'"
             )));
         }
     };
     Ok(RvmArgs { input: options.input()?, model })
 }
 
-/// The `--method` of the binary classifier: fast (the default, with the regression
-/// method's options) or classic.
-fn parse_binary_method(options: &Options) -> Result<ClassifierMethod, CliError> {
+/// The `--method` of the binary classifier and of counts (`likelihood`): fast (the
+/// default, with the regression method's options) or classic.
+fn parse_glm_method(options: &Options, likelihood: &str) -> Result<ClassifierMethod, CliError> {
     match options.value("method") {
         None | Some("fast") => {
             let (selection, alignment_test, events) = parse_fast_options(options)?;
@@ -629,14 +663,14 @@ fn parse_binary_method(options: &Options) -> Result<ClassifierMethod, CliError> 
             Ok(ClassifierMethod::Classic)
         }
         Some(other) => Err(CliError::Usage(format!(
-            "--method must be fast or classic for --likelihood bernoulli, but is '{other}'"
+            "--method must be fast or classic for --likelihood {likelihood}, but is '{other}'"
         ))),
     }
 }
 
 /// The `--method` of the multiclass classifier: classic, the only one.
 fn parse_softmax_method(options: &Options) -> Result<ClassifierMethod, CliError> {
-    refuse_fast_options(options, "--likelihood gaussian or bernoulli")?;
+    refuse_fast_options(options, "--likelihood gaussian, bernoulli or poisson")?;
     match options.value("method") {
         None | Some("classic") => Ok(ClassifierMethod::Classic),
         Some(other) => {
@@ -789,8 +823,17 @@ mod tests {
             usage_error(&args)
         };
         assert_eq!(
-            rvm(&["--likelihood", "poisson"]),
-            "--likelihood must be gaussian, bernoulli or softmax, but is 'poisson'"
+            model(&["--likelihood", "poisson", "--method", "classic"]),
+            Model::Counts(ClassifierMethod::Classic)
+        );
+        assert_eq!(model(&["--likelihood", "poisson"]), Model::Counts(fast_binary));
+        assert_eq!(
+            rvm(&["--likelihood", "gamma"]),
+            "--likelihood must be gaussian, bernoulli, poisson or softmax, but is 'gamma'"
+        );
+        assert_eq!(
+            rvm(&["--likelihood", "poisson", "--method", "em"]),
+            "--method must be fast or classic for --likelihood poisson, but is 'em'"
         );
         assert_eq!(
             rvm(&["--likelihood", "bernoulli", "--method", "em"]),
@@ -802,12 +845,27 @@ mod tests {
         );
         assert_eq!(
             rvm(&["--likelihood", "softmax", "--events"]),
-            "--events applies only to --likelihood gaussian or bernoulli"
+            "--events applies only to --likelihood gaussian, bernoulli or poisson"
         );
         assert_eq!(
             rvm(&["--likelihood", "bernoulli", "--method", "classic", "--selection", "cyclic"]),
             "--selection applies only to --method fast"
         );
+    }
+
+    #[test]
+    fn counts_are_checked_row_by_row() {
+        let input = ("T.csv", "t");
+        assert!(check_counts(&[0.0, 3.0, 12.0], input).is_ok());
+        let message = |t: &[f64]| match check_counts(t, input) {
+            Err(CliError::Labels(message)) => message,
+            other => panic!("{t:?}: {other:?}"),
+        };
+        let rule = "(counts are whole numbers from 0 to 1000000000 for --likelihood poisson)";
+        assert_eq!(message(&[1.0, -2.0]), format!("T.csv data row 2 (column t): -2 is not a count {rule}"));
+        assert_eq!(message(&[0.5]), format!("T.csv data row 1 (column t): 0.5 is not a count {rule}"));
+        assert_eq!(message(&[1.0, 2.0, f64::NAN]), format!("T.csv data row 3 (column t): NaN is not a count {rule}"));
+        assert_eq!(message(&[f64::INFINITY]), format!("T.csv data row 1 (column t): inf is not a count {rule}"));
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod classic;
 pub mod classification;
 pub mod event;
 pub mod fast;
+pub mod likelihood;
 pub mod multiclass;
 pub mod newton;
 pub mod sparsity;

@@ -9,7 +9,7 @@ use crate::app::{
 };
 use crate::plot::{LegendEntry, Mark, PlotArea};
 use crate::rvm::RvmFit;
-use crate::rvm::classification::ClassificationFit;
+use crate::rvm::classification::GlmFit;
 
 /// A value the page receives as a plain JS value.
 pub trait ToJs {
@@ -301,7 +301,7 @@ impl ToJs for RvmFit {
 }
 
 /// `{relevant, weights, alpha, log_marginal_likelihood, iterations, converged, accuracy}`.
-impl ToJs for ClassificationFit {
+impl ToJs for GlmFit {
     fn to_js(&self) -> JsValue {
         object(&[
             ("relevant", self.relevant.to_js()),

@@ -1,11 +1,14 @@
-//! The fast RVM for binary classification (Tipping & Faul 2003, §5; PRML 7.117–7.119).
+//! The fast RVM for binary classification (Tipping & Faul 2003, §5; PRML 7.117–7.119),
+//! and for counts (a Poisson likelihood, the same linearisation with bₙ = yₙ).
 //!
 //! At the mode w* of the current model the Laplace approximation turns the classifier into
 //! a regression problem with targets and noise
 //!
 //! ```text
-//! t̂ = Φw* + B⁻¹(t − y),  C = B⁻¹ + ΦA⁻¹Φᵀ,  B = diag yₙ(1 − yₙ)   (PRML 7.117–7.119)
+//! t̂ = Φw* + B⁻¹(t − y),  C = B⁻¹ + ΦA⁻¹Φᵀ,  B = diag bₙ   (PRML 7.117–7.119)
 //! ```
+//!
+//! with bₙ = yₙ(1 − yₙ) for classes and bₙ = yₙ for counts ([`Likelihood::weight`]).
 //!
 //! (PRML's 7.119 prints C = B + ΦAΦᵀ, a misprint: B and A are precisions.) Its sparsity and
 //! quality are those of the regression model with βI replaced by B:
@@ -25,7 +28,7 @@ use std::sync::Arc;
 
 use nalgebra::DVector;
 
-use super::{ClassificationFit, Mode, check_labels, irls};
+use super::{GlmFit, Likelihood, Mode, irls_with};
 use crate::error::{Error, Result};
 use crate::rvm::active_set::{ActiveSet, Candidate};
 use crate::rvm::event::{Action, Event};
@@ -36,9 +39,11 @@ use crate::solver::{Solver, Status};
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
 ///
 /// Of [`FastSettings`] it uses `selection`, `alignment_test`, `seed` and `max_steps`; a
-/// Bernoulli likelihood has no noise, so `estimate_noise` and `beta` do not apply.
+/// Bernoulli likelihood has no noise, so `estimate_noise` and `beta` do not apply (nor to
+/// a Poisson one).
 #[derive(Debug, Clone)]
 pub struct FastRvmClassifier {
+    likelihood: Likelihood,
     problem: Arc<Problem>,
     settings: FastSettings,
     /// The active basis functions, their αᵢ and Gram columns, Sₘ and Qₘ, the refusals.
@@ -51,31 +56,42 @@ pub struct FastRvmClassifier {
 
 impl FastRvmClassifier {
     /// The model after initialisation, by the rule of every later step applied to the
-    /// empty model, whose linearisation has y = ½ and B = ¼I: its Sₘ = ‖φₘ‖²/4 and
-    /// Qₘ = φₘᵀ(t − ½). The first basis function is the one with the largest |Qₘ|/√Sₘ,
-    /// i.e. the best aligned with t − ½, and it enters with αᵢ = sᵢ²/(qᵢ² − sᵢ) (PRML
-    /// 7.101; 1000 sᵢ if qᵢ² ≤ sᵢ); then its mode. Step 0 is that [`Action::Add`], its ΔL
-    /// measured from the empty model's L = N ln ½.
+    /// empty model, whose linearisation (at a = 0) has y = ½ and B = ¼I: its
+    /// Sₘ = ‖φₘ‖²/4 and Qₘ = φₘᵀ(t − ½). The first basis function is the one with the
+    /// largest |Qₘ|/√Sₘ, i.e. the best aligned with t − ½, and it enters with
+    /// αᵢ = sᵢ²/(qᵢ² − sᵢ) (PRML 7.101; 1000 sᵢ if qᵢ² ≤ sᵢ); then its mode. Step 0 is that
+    /// [`Action::Add`], its ΔL measured from the empty model's L = N ln ½.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a label other than 0 or 1; [`Error::NoData`] if every
-    /// column of Φ is zero; as [`irls`].
+    /// column of Φ is zero; as [`super::irls`].
     pub fn new(problem: Arc<Problem>, settings: FastSettings) -> Result<Self> {
-        check_labels(problem.targets())?;
-        let centred = problem.targets().add_scalar(-0.5);
-        let q_empty = problem.design().tr_mul(&centred);
+        Self::with_likelihood(Likelihood::Bernoulli, problem, settings)
+    }
+
+    /// [`FastRvmClassifier::new`] for targets of any [`Likelihood`]: the empty model's
+    /// linearisation at a = 0 has the mean y₀ (½, or a rate of 1 for counts) and
+    /// B = b(y₀)I, so Sₘ = b(y₀)‖φₘ‖², Qₘ = φₘᵀ(t − y₀), and its L = Σₙ ln p(tₙ|0).
+    ///
+    /// # Errors
+    /// As [`FastRvmClassifier::new`], the targets checked by the likelihood.
+    pub fn with_likelihood(likelihood: Likelihood, problem: Arc<Problem>, settings: FastSettings) -> Result<Self> {
+        let t = problem.targets();
+        likelihood.check_targets(t)?;
+        let y0 = likelihood.mean(0.0);
+        let q_empty = problem.design().tr_mul(&t.add_scalar(-y0));
         let norms = &problem.norms_sq;
         let first = (0..problem.m())
             .filter(|&m| norms[m] > 0.0)
             .max_by(|&a, &b| (q_empty[a].abs() / norms[a].sqrt()).total_cmp(&(q_empty[b].abs() / norms[b].sqrt())))
             .ok_or(Error::NoData)?;
-        let (s, q) = (0.25 * norms[first], q_empty[first]);
+        let (s, q) = (likelihood.weight(y0) * norms[first], q_empty[first]);
         let alpha = if q * q > s { s * s / (q * q - s) } else { 1000.0 * s };
+        let empty_log_ml: f64 = t.iter().map(|&t| likelihood.log_density(0.0, t)).sum();
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
-        let mode = irls(&problem.columns(&set.active), problem.targets(), &set.alpha, &DVector::zeros(1))?;
-        let mut rvm = Self { problem, settings, set, mode, events: vec![], converged: false };
+        let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
+        let mut rvm = Self { likelihood, problem, settings, set, mode, events: vec![], converged: false };
         rvm.statistics();
-        let n = rvm.problem.n() as f64;
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
             step: 0,
@@ -86,7 +102,7 @@ impl FastRvmClassifier {
             theta: Some(q * q - s),
             alpha_old: None,
             alpha_new: Some(alpha),
-            delta_l: log_ml - n * 0.5_f64.ln(),
+            delta_l: log_ml - empty_log_ml,
             log_ml,
             active: 1,
             beta: None,
@@ -95,7 +111,7 @@ impl FastRvmClassifier {
         Ok(rvm)
     }
 
-    /// The problem being solved (targets are the labels).
+    /// The problem being solved (targets are the labels, or the counts).
     pub fn problem(&self) -> &Problem {
         &self.problem
     }
@@ -135,11 +151,16 @@ impl FastRvmClassifier {
         self.set.refused()
     }
 
+    /// The likelihood of the targets.
+    pub fn likelihood(&self) -> Likelihood {
+        self.likelihood
+    }
+
     /// The fit as it stands.
-    pub fn fit(&self) -> ClassificationFit {
-        ClassificationFit::new(
-            &self.set.active,
-            &self.set.alpha,
+    pub fn fit(&self) -> GlmFit {
+        GlmFit::new(
+            self.likelihood,
+            (&self.set.active, &self.set.alpha),
             &self.mode,
             self.problem.targets(),
             self.events.len() - 1,
@@ -180,7 +201,7 @@ impl FastRvmClassifier {
     /// Carries out `candidate`, finds the new mode and reports the event of `step`.
     ///
     /// # Errors
-    /// As [`irls`]; the model is then unchanged.
+    /// As [`super::irls`]; the model is then unchanged.
     fn apply(&mut self, step: usize, candidate: Candidate, refused: Vec<usize>) -> Result<Event> {
         let i = candidate.basis;
         let before = (self.set.clone(), self.log_ml());
@@ -200,7 +221,7 @@ impl FastRvmClassifier {
             (None, None) => {}
         }
         let design = self.problem.columns(&self.set.active);
-        match irls(&design, self.problem.targets(), &self.set.alpha, &start) {
+        match irls_with(self.likelihood, &design, self.problem.targets(), &self.set.alpha, &start) {
             Ok(mode) => self.mode = mode,
             Err(e) => {
                 self.set = before.0;
@@ -227,12 +248,12 @@ impl FastRvmClassifier {
     }
 
     /// Sₘ and Qₘ of every column at the current mode (PRML 7.117–7.119, see the module
-    /// documentation): with bₙ = yₙ(1 − yₙ), H = LLᵀ and gₘ = Φ_𝒜ᵀBφₘ,
+    /// documentation): with bₙ ([`Likelihood::weight`]), H = LLᵀ and gₘ = Φ_𝒜ᵀBφₘ,
     /// Sₘ = Σₙ bₙφₙₘ² − ‖L⁻¹gₘ‖² and Qₘ = φₘᵀ(t − y); N·M·M_𝒜 operations.
     fn statistics(&mut self) {
         let phi = self.problem.design();
         let y = &self.mode.y;
-        let b = y.map(|y| y * (1.0 - y));
+        let b = y.map(|y| self.likelihood.weight(y));
         let mut weighted = self.problem.columns(&self.set.active);
         for (mut row, &bn) in weighted.row_iter_mut().zip(b.iter()) {
             row *= bn;
@@ -255,7 +276,7 @@ impl Solver for FastRvmClassifier {
     /// worth a step.
     ///
     /// # Errors
-    /// As [`irls`] for the new mode; the model is then as before the step.
+    /// As [`super::irls`] for the new mode; the model is then as before the step.
     fn next_iter(&mut self) -> Result<Event> {
         self.advance()
     }

@@ -1,15 +1,19 @@
 //! The relevance vector machine for binary classification (PRML §7.2.3, 7.108–7.116;
-//! Tipping 2001; PRML §7.2.3).
+//! Tipping 2001) and, with the same machinery, for counts (a Poisson likelihood; Tipping
+//! 2001 §4, Tipping's SparseBayes).
 //!
-//! The model is y(x, w) = σ(wᵀφ(x)) with targets tₙ ∈ {0, 1} and the ARD prior
+//! The model is y(x, w) = σ(wᵀφ(x)) with targets tₙ ∈ {0, 1} — or the rate
+//! y(x, w) = exp(wᵀφ(x)) of counts tₙ ∈ {0, 1, 2, …} ([`Likelihood`]) — and the ARD prior
 //! p(w|α) = Πᵢ N(wᵢ | 0, αᵢ⁻¹) (PRML 7.108, 7.80). The weights cannot be integrated out
 //! exactly; at fixed α the posterior is replaced by its Laplace approximation around the
 //! mode w*, found by [`irls`], and α is re-estimated from that Gaussian by
 //! [`ClassicRvmClassifier`], one sweep at a time.
 //!
 //! Symbols: `phi` is the design Φ (N × M, Φₙᵢ = φᵢ(xₙ)), `t` the targets, `alpha` the
-//! precisions αᵢ (A = diag αᵢ), `w` the weights, y = σ(Φw), B = diag yₙ(1 − yₙ),
-//! H = ΦᵀBΦ + A the Hessian of the negative log posterior.
+//! precisions αᵢ (A = diag αᵢ), `w` the weights, y = σ(Φw) (or exp(Φw)),
+//! B = diag bₙ with bₙ = yₙ(1 − yₙ) (or yₙ), H = ΦᵀBΦ + A the Hessian of the negative log
+//! posterior. Every function and type here takes the Bernoulli likelihood unless it is
+//! given another (`*_with`, `with_likelihood`).
 
 use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
@@ -19,8 +23,11 @@ use super::classic::PRUNE_GAMMA;
 
 pub mod fast;
 
+use super::likelihood::mean_poisson_deviance;
+pub use super::likelihood::{Likelihood, ln_sigmoid, sigmoid};
+
 use super::newton::{Found, NewtonSearch, Posterior, SweepUnderWay, SweptInPieces, sweep_within, whole_sweep};
-use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
+use crate::error::{Error, Result, ensure_all_finite, ensure_positive};
 use crate::linalg::CholeskyFactor;
 use crate::solver::{Budget, Solver, Status};
 pub use fast::FastRvmClassifier;
@@ -43,22 +50,6 @@ pub(crate) const SETTLED: f64 = 1e-12;
 /// Most halvings of one Newton step (2⁻⁶⁰ ≈ 10⁻¹⁸: below that the step changes nothing).
 pub(crate) const MAX_HALVINGS: usize = 60;
 
-/// The logistic sigmoid σ(a) = 1/(1 + e⁻ᵃ) (PRML 4.59), without overflow for large |a|.
-pub fn sigmoid(a: f64) -> f64 {
-    if a >= 0.0 {
-        1.0 / (1.0 + (-a).exp())
-    } else {
-        let e = a.exp();
-        e / (1.0 + e)
-    }
-}
-
-/// ln σ(a) = −ln(1 + e⁻ᵃ), finite for every finite a: for a ≥ 0 through `ln_1p`, for
-/// a < 0 as a − ln(1 + eᵃ), so neither e⁻ᵃ overflows nor ln(0) is taken.
-pub fn ln_sigmoid(a: f64) -> f64 {
-    if a >= 0.0 { -(-a).exp().ln_1p() } else { a - a.exp().ln_1p() }
-}
-
 /// The Bernoulli log likelihood
 ///
 /// ```text
@@ -67,8 +58,13 @@ pub fn ln_sigmoid(a: f64) -> f64 {
 ///
 /// with ln(1 − σ(a)) = ln σ(−a), so that no logarithm of 0 is taken.
 pub fn log_likelihood(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>) -> f64 {
+    log_likelihood_with(Likelihood::Bernoulli, phi, t, w)
+}
+
+/// ln p(t|w) = Σₙ ln p(tₙ|aₙ), a = Φw, of any [`Likelihood`].
+pub fn log_likelihood_with(likelihood: Likelihood, phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>) -> f64 {
     let a = phi * w;
-    a.iter().zip(t.iter()).map(|(&a, &t)| t * ln_sigmoid(a) + (1.0 - t) * ln_sigmoid(-a)).sum()
+    a.iter().zip(t.iter()).map(|(&a, &t)| likelihood.log_density(a, t)).sum()
 }
 
 /// The objective of [`irls`],
@@ -79,12 +75,23 @@ pub fn log_likelihood(phi: &DMatrix<f64>, t: &DVector<f64>, w: &DVector<f64>) ->
 ///
 /// equal to ln p(w|t, α) up to terms that do not depend on w.
 pub fn log_posterior(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> f64 {
-    log_likelihood(phi, t, w) - 0.5 * alpha.iter().zip(w.iter()).map(|(a, w)| a * w * w).sum::<f64>()
+    log_posterior_with(Likelihood::Bernoulli, phi, t, alpha, w)
+}
+
+/// Ψ(w) = ln p(t|w) − ½wᵀAw of any [`Likelihood`].
+pub fn log_posterior_with(
+    likelihood: Likelihood,
+    phi: &DMatrix<f64>,
+    t: &DVector<f64>,
+    alpha: &[f64],
+    w: &DVector<f64>,
+) -> f64 {
+    log_likelihood_with(likelihood, phi, t, w) - 0.5 * alpha.iter().zip(w.iter()).map(|(a, w)| a * w * w).sum::<f64>()
 }
 
 /// The gradient of the log posterior, ∇ ln p(w|t, α) = Φᵀ(t − y) − Aw (PRML 7.110).
 pub fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> DVector<f64> {
-    let residual = residual(&(phi * w), t);
+    let residual = residual(Likelihood::Bernoulli, &(phi * w), t);
     let mut g = phi.tr_mul(&residual);
     for (i, a) in alpha.iter().enumerate() {
         g[i] -= a * w[i];
@@ -92,9 +99,9 @@ pub fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector
     g
 }
 
-/// t − y with yₙ = σ(aₙ), each entry without cancellation: 1 − σ(a) = σ(−a).
-fn residual(a: &DVector<f64>, t: &DVector<f64>) -> DVector<f64> {
-    a.zip_map(t, |a, t| t * sigmoid(-a) - (1.0 - t) * sigmoid(a))
+/// t − y at the predictors a ([`Likelihood::residual`]).
+fn residual(likelihood: Likelihood, a: &DVector<f64>, t: &DVector<f64>) -> DVector<f64> {
+    a.zip_map(t, |a, t| likelihood.residual(a, t))
 }
 
 /// The mode w* of the posterior at fixed α and what the Laplace approximation takes from
@@ -103,9 +110,9 @@ fn residual(a: &DVector<f64>, t: &DVector<f64>) -> DVector<f64> {
 pub struct Mode {
     /// w*, the maximiser of ln p(w|t, α).
     pub w: DVector<f64>,
-    /// yₙ = σ(w*ᵀφ(xₙ)) at every training point.
+    /// The mean yₙ = σ(w*ᵀφ(xₙ)) (or exp(w*ᵀφ(xₙ))) at every training point.
     pub y: DVector<f64>,
-    /// The Cholesky factor of H = ΦᵀBΦ + A at w*, B = diag yₙ(1 − yₙ): Σ = H⁻¹ (7.113).
+    /// The Cholesky factor of H = ΦᵀBΦ + A at w*, B = diag bₙ: Σ = H⁻¹ (7.113).
     pub factor: CholeskyFactor,
     /// Ψ(w*) = ln p(t|w*) − ½w*ᵀAw* ([`log_posterior`]).
     pub log_posterior: f64,
@@ -142,19 +149,12 @@ impl Mode {
 /// # Errors
 /// [`Error::NotFinite`] for NaN or ±∞, [`Error::OutOfRange`] for any other value.
 pub fn check_labels(t: &DVector<f64>) -> Result<()> {
-    if let Some(&bad) = t.iter().find(|&&v| v != 0.0 && v != 1.0) {
-        ensure_finite("t", bad)?;
-        return Err(Error::OutOfRange {
-            name: "t",
-            value: bad.to_string(),
-            bound: Bound::WholeBetween { min: 0, max: 1 },
-        });
-    }
-    Ok(())
+    Likelihood::Bernoulli.check_targets(t)
 }
 
-/// Checks Φ, t and α: N, M ≥ 1, matching lengths, finite Φ, tₙ ∈ {0, 1}, αᵢ > 0.
-fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
+/// Checks Φ, t and α: N, M ≥ 1, matching lengths, finite Φ, targets of the likelihood,
+/// αᵢ > 0.
+fn check(likelihood: Likelihood, phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
     if phi.nrows() == 0 || phi.ncols() == 0 {
         return Err(Error::NoData);
     }
@@ -169,7 +169,7 @@ fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
         });
     }
     ensure_all_finite("Φ", phi.as_slice())?;
-    check_labels(t)?;
+    likelihood.check_targets(t)?;
     for &a in alpha {
         ensure_positive("α", a)?;
     }
@@ -195,7 +195,23 @@ fn check(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64]) -> Result<()> {
 /// [`Error::NotPositiveDefinite`] if H is numerically singular; [`Error::NotConverged`]
 /// after [`IRLS_MAX_ITERATIONS`] steps.
 pub fn irls(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], start: &DVector<f64>) -> Result<Mode> {
-    ModeSearch::new(phi.clone(), t.clone(), alpha.to_vec(), start.clone())?.run()
+    irls_with(Likelihood::Bernoulli, phi, t, alpha, start)
+}
+
+/// [`irls`] for any [`Likelihood`]: for Poisson g = Φᵀ(t − y) − Aw and B = diag yₙ with
+/// yₙ = exp(aₙ).
+///
+/// # Errors
+/// As [`irls`] (for Poisson, a target that is not a whole count from 0 to
+/// [`super::likelihood::MAX_COUNT`] is [`Error::OutOfRange`]).
+pub fn irls_with(
+    likelihood: Likelihood,
+    phi: &DMatrix<f64>,
+    t: &DVector<f64>,
+    alpha: &[f64],
+    start: &DVector<f64>,
+) -> Result<Mode> {
+    ModeSearch::new(likelihood, phi.clone(), t.clone(), alpha.to_vec(), start.clone())?.run()
 }
 
 /// The search of [`irls`] one piece at a time ([`NewtonSearch`]): each Newton step is a
@@ -203,7 +219,7 @@ pub fn irls(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], start: &DVector
 /// a column per piece.
 #[derive(Debug, Clone)]
 pub struct ModeSearch {
-    search: NewtonSearch<BinaryPosterior>,
+    search: NewtonSearch<GlmPosterior>,
 }
 
 impl ModeSearch {
@@ -211,8 +227,14 @@ impl ModeSearch {
     ///
     /// # Errors
     /// As [`irls`], for bad input.
-    pub fn new(phi: DMatrix<f64>, t: DVector<f64>, alpha: Vec<f64>, start: DVector<f64>) -> Result<Self> {
-        check(&phi, &t, &alpha)?;
+    pub fn new(
+        likelihood: Likelihood,
+        phi: DMatrix<f64>,
+        t: DVector<f64>,
+        alpha: Vec<f64>,
+        start: DVector<f64>,
+    ) -> Result<Self> {
+        check(likelihood, &phi, &t, &alpha)?;
         if start.len() != phi.ncols() {
             return Err(Error::DimensionMismatch {
                 what: "starting weights and columns of Φ",
@@ -221,7 +243,7 @@ impl ModeSearch {
             });
         }
         ensure_all_finite("w", start.as_slice())?;
-        Ok(Self { search: NewtonSearch::new(BinaryPosterior { phi, t, alpha }, start) })
+        Ok(Self { search: NewtonSearch::new(GlmPosterior { likelihood, phi, t, alpha }, start) })
     }
 
     /// Works on the search within `budget` (at least one piece); the mode once found.
@@ -248,7 +270,7 @@ impl ModeSearch {
     fn mode(&self, found: Found<DVector<f64>>) -> Mode {
         let posterior = self.search.posterior();
         Mode {
-            log_likelihood: log_likelihood(&posterior.phi, &posterior.t, &found.v),
+            log_likelihood: log_likelihood_with(posterior.likelihood, &posterior.phi, &posterior.t, &found.v),
             w: found.v,
             y: found.at,
             factor: found.factor,
@@ -258,29 +280,30 @@ impl ModeSearch {
     }
 }
 
-/// Ψ(w) = ln p(t|w) − ½wᵀAw for the design, targets and precisions of a search; the pass
-/// at w leaves y = σ(Φw) for H = ΦᵀBΦ + A.
+/// Ψ(w) = ln p(t|w) − ½wᵀAw for the likelihood, design, targets and precisions of a
+/// search; the pass at w leaves the means y for H = ΦᵀBΦ + A.
 #[derive(Debug, Clone)]
-struct BinaryPosterior {
+struct GlmPosterior {
+    likelihood: Likelihood,
     phi: DMatrix<f64>,
     t: DVector<f64>,
     alpha: Vec<f64>,
 }
 
-impl Posterior for BinaryPosterior {
+impl Posterior for GlmPosterior {
     type At = DVector<f64>;
     const HESSIAN: &'static str = HESSIAN;
 
     fn log_posterior(&self, w: &DVector<f64>) -> f64 {
-        log_posterior(&self.phi, &self.t, &self.alpha, w)
+        log_posterior_with(self.likelihood, &self.phi, &self.t, &self.alpha, w)
     }
 
     /// y, the gradient Φᵀ(t − y) − Aw (PRML 7.110) and the size of its terms,
     /// |Φ|ᵀ|t − y| + |Aw|.
     fn at(&self, w: &DVector<f64>) -> (DVector<f64>, DVector<f64>, DVector<f64>) {
         let a = &self.phi * w;
-        let r = residual(&a, &self.t);
-        let y = a.map(sigmoid);
+        let r = residual(self.likelihood, &a, &self.t);
+        let y = a.map(|a| self.likelihood.mean(a));
         let mut g = self.phi.tr_mul(&r);
         let mut scale = self.phi.abs().tr_mul(&r.abs());
         for (i, al) in self.alpha.iter().enumerate() {
@@ -298,13 +321,13 @@ impl Posterior for BinaryPosterior {
         1
     }
 
-    /// ΦᵀBΦ, B = diag yₙ(1 − yₙ) (PRML 7.111), as one general matrix product
+    /// ΦᵀBΦ, B = diag bₙ (PRML 7.111), as one general matrix product
     /// (B^½Φ)ᵀ(B^½Φ) (nalgebra's `tr_mul` takes a dot product per entry: several times
     /// slower).
     fn hessian_piece(&self, y: &DVector<f64>, _piece: usize, h: &mut DMatrix<f64>) -> usize {
         let mut weighted = self.phi.clone();
         for (mut row, &yn) in weighted.row_iter_mut().zip(y.iter()) {
-            row *= (yn * (1.0 - yn)).sqrt();
+            row *= self.likelihood.weight(yn).sqrt();
         }
         *h = weighted.transpose() * &weighted;
         self.phi.nrows() * self.phi.ncols() * self.phi.ncols()
@@ -341,9 +364,9 @@ impl Default for ClassifierSettings {
     }
 }
 
-/// The result of a classifier fit.
+/// The result of a classifier fit (or of a fit to counts).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClassificationFit {
+pub struct GlmFit {
     /// The relevance vectors: 0-based column indices of Φ, ascending.
     pub relevant: Vec<usize>,
     /// The mode weights wᵢ* of the relevant columns.
@@ -356,14 +379,27 @@ pub struct ClassificationFit {
     pub iterations: usize,
     /// Whether the convergence test was met (rather than the sweep budget).
     pub converged: bool,
-    /// The fraction of training points with (yₙ ≥ ½) = tₙ.
-    pub accuracy: f64,
+    /// Classes: the fraction of training points with (yₙ ≥ ½) = tₙ.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f64>,
+    /// Counts: the mean Poisson deviance of the rates yₙ on the training counts
+    /// ([`mean_poisson_deviance`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_deviance: Option<f64>,
 }
 
-impl ClassificationFit {
+impl GlmFit {
     /// The fit of the columns `active` with precisions `alpha` and mode `mode` (both in
-    /// the order of `active`) on labels `t`, listed by ascending column index.
-    fn new(active: &[usize], alpha: &[f64], mode: &Mode, t: &DVector<f64>, iterations: usize, converged: bool) -> Self {
+    /// the order of `active`) on targets `t` of `likelihood`, listed by ascending column
+    /// index.
+    fn new(
+        likelihood: Likelihood,
+        (active, alpha): (&[usize], &[f64]),
+        mode: &Mode,
+        t: &DVector<f64>,
+        iterations: usize,
+        converged: bool,
+    ) -> Self {
         let mut order: Vec<usize> = (0..active.len()).collect();
         order.sort_by_key(|&j| active[j]);
         Self {
@@ -373,7 +409,8 @@ impl ClassificationFit {
             log_marginal_likelihood: mode.laplace_log_ml(alpha),
             iterations,
             converged,
-            accuracy: accuracy(&mode.y, t),
+            accuracy: (likelihood == Likelihood::Bernoulli).then(|| accuracy(&mode.y, t)),
+            mean_deviance: (likelihood == Likelihood::Poisson).then(|| mean_poisson_deviance(&mode.y, t)),
         }
     }
 }
@@ -396,6 +433,7 @@ pub fn accuracy(y: &DVector<f64>, t: &DVector<f64>) -> f64 {
 /// finds the new mode by [`irls`] started from the old one.
 #[derive(Debug, Clone)]
 pub struct ClassicRvmClassifier {
+    likelihood: Likelihood,
     phi: DMatrix<f64>,
     t: DVector<f64>,
     settings: ClassifierSettings,
@@ -429,6 +467,7 @@ pub struct Proposal {
 /// basis function in: the largest Hessian of the run) is computed.
 #[derive(Debug, Clone)]
 pub struct ClassifierStart {
+    likelihood: Likelihood,
     phi: DMatrix<f64>,
     t: DVector<f64>,
     settings: ClassifierSettings,
@@ -445,16 +484,29 @@ impl ClassifierStart {
     /// As [`irls`] for bad input; [`Error::OutOfRange`] for an initial α ≤ 0,
     /// [`Error::NoData`] if every column of Φ is 0.
     pub fn new(phi: DMatrix<f64>, t: DVector<f64>, settings: ClassifierSettings) -> Result<Self> {
+        Self::with_likelihood(Likelihood::Bernoulli, phi, t, settings)
+    }
+
+    /// [`ClassifierStart::new`] for targets of any [`Likelihood`].
+    ///
+    /// # Errors
+    /// As [`ClassifierStart::new`], the targets checked by the likelihood.
+    pub fn with_likelihood(
+        likelihood: Likelihood,
+        phi: DMatrix<f64>,
+        t: DVector<f64>,
+        settings: ClassifierSettings,
+    ) -> Result<Self> {
         let alpha0 = ensure_positive("α", settings.initial_alpha)?;
-        check(&phi, &t, &vec![alpha0; phi.ncols()])?;
+        check(likelihood, &phi, &t, &vec![alpha0; phi.ncols()])?;
         let active: Vec<usize> = (0..phi.ncols()).filter(|&m| phi.column(m).iter().any(|&v| v != 0.0)).collect();
         if active.is_empty() {
             return Err(Error::NoData);
         }
         let alpha = vec![alpha0; active.len()];
         let start = DVector::zeros(active.len());
-        let search = ModeSearch::new(phi.select_columns(&active), t.clone(), alpha.clone(), start)?;
-        Ok(Self { phi, t, settings, active, alpha, search })
+        let search = ModeSearch::new(likelihood, phi.select_columns(&active), t.clone(), alpha.clone(), start)?;
+        Ok(Self { likelihood, phi, t, settings, active, alpha, search })
     }
 
     /// Works on the first mode within `budget` (at least one piece); the run, at sweep 0,
@@ -470,6 +522,7 @@ impl ClassifierStart {
             irls_iterations: mode.iterations,
         };
         Ok(Some(ClassicRvmClassifier {
+            likelihood: self.likelihood,
             phi: std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)),
             t: std::mem::replace(&mut self.t, DVector::zeros(0)),
             settings: self.settings,
@@ -490,7 +543,20 @@ impl ClassicRvmClassifier {
     /// # Errors
     /// As [`irls`]; [`Error::OutOfRange`] for an initial α ≤ 0.
     pub fn new(phi: DMatrix<f64>, t: DVector<f64>, settings: ClassifierSettings) -> Result<Self> {
-        let mut start = ClassifierStart::new(phi, t, settings)?;
+        Self::with_likelihood(Likelihood::Bernoulli, phi, t, settings)
+    }
+
+    /// [`ClassicRvmClassifier::new`] for targets of any [`Likelihood`].
+    ///
+    /// # Errors
+    /// As [`ClassicRvmClassifier::new`], the targets checked by the likelihood.
+    pub fn with_likelihood(
+        likelihood: Likelihood,
+        phi: DMatrix<f64>,
+        t: DVector<f64>,
+        settings: ClassifierSettings,
+    ) -> Result<Self> {
+        let mut start = ClassifierStart::with_likelihood(likelihood, phi, t, settings)?;
         loop {
             if let Some(rvm) = start.step_within(&mut Budget::unlimited())? {
                 return Ok(rvm);
@@ -524,8 +590,9 @@ impl ClassicRvmClassifier {
     }
 
     /// The fit as it stands.
-    pub fn fit(&self) -> ClassificationFit {
-        ClassificationFit::new(&self.active, &self.alpha, &self.mode, &self.t, self.history.len() - 1, self.converged)
+    pub fn fit(&self) -> GlmFit {
+        let (active, alpha) = (&self.active[..], &self.alpha[..]);
+        GlmFit::new(self.likelihood, (active, alpha), &self.mode, &self.t, self.history.len() - 1, self.converged)
     }
 }
 
@@ -598,7 +665,8 @@ impl SweptInPieces for ClassicRvmClassifier {
         }
         let active: Vec<usize> = keep.iter().map(|&j| self.active[j]).collect();
         let start = DVector::from_iterator(keep.len(), keep.iter().map(|&j| self.mode.w[j]));
-        let search = ModeSearch::new(self.phi.select_columns(&active), self.t.clone(), alpha.clone(), start)?;
+        let search =
+            ModeSearch::new(self.likelihood, self.phi.select_columns(&active), self.t.clone(), alpha.clone(), start)?;
         Ok(Proposal { active, alpha, pruned, change, search })
     }
 
