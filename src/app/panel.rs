@@ -174,6 +174,8 @@ pub struct Live<P: Panel> {
     settings: P::Settings,
     panel: P,
     grab: Option<Grab>,
+    /// Whether the last [`Live::update`] changed the state (its URL).
+    changed: bool,
 }
 
 impl<P: Panel> Live<P> {
@@ -182,7 +184,7 @@ impl<P: Panel> Live<P> {
     /// # Errors
     /// Whatever [`Panel::compute`] refuses.
     pub fn with_settings(settings: P::Settings) -> Result<Self> {
-        Ok(Self { panel: P::compute(&settings)?, settings, grab: None })
+        Ok(Self { panel: P::compute(&settings)?, settings, grab: None, changed: false })
     }
 
     /// The panel with its default settings.
@@ -205,25 +207,26 @@ impl<P: Panel> Live<P> {
 
     /// Applies `change` to a copy of the settings; the panel follows it in place or is
     /// computed again. Commits only if both succeed, so on error everything is exactly as
-    /// it was. Returns what `change` grabbed.
+    /// it was. Returns what `change` grabbed (and notes whether the state changed).
     ///
     /// # Errors
     /// The error of `change` or of [`Panel::compute`].
     pub fn update(&mut self, change: Change<'_, P>) -> Result<Option<Grab>> {
         let mut settings = self.settings.clone();
         let outcome = change(&self.panel, &mut settings)?;
-        if !self.follow(&settings) {
+        let (before, after) = (self.settings.value_list(), settings.value_list());
+        if !(only_followed_changed(&before, &after, P::FOLLOWS) && self.follow(&settings)) {
             self.panel = P::compute(&settings)?;
         }
         self.settings = settings;
+        self.changed = before != after;
         Ok(outcome)
     }
 
-    /// Takes `settings` in place when every changed key is one the panel follows: the panel
+    /// Takes `settings`, whose changed keys the panel all follows, in place: the panel
     /// first, then the frame shown through the player.
     fn follow(&mut self, settings: &P::Settings) -> bool {
-        let (before, after) = (self.settings.value_list(), settings.value_list());
-        if !only_followed_changed(&before, &after, P::FOLLOWS) || !self.panel.follow(settings) {
+        if !self.panel.follow(settings) {
             return false;
         }
         if let Some(player) = self.panel.player_mut()
@@ -302,6 +305,24 @@ pub fn changed_keys<'a>(before: &'a [(String, String)], after: &'a [(String, Str
         }
     }
     changed
+}
+
+/// Assigns the URL's `pairs` through `assign`, the frame key `frame` last (a change of data
+/// starts the run again, so a permalink's frame must not come before its data, whatever
+/// the order in the URL); a notice for each one refused. Not generic, so that it is
+/// compiled once rather than once per panel.
+fn assign_pairs(
+    pairs: &[(String, String)],
+    frame: Option<&str>,
+    assign: &mut dyn FnMut(&str, &str) -> Result<()>,
+) -> Vec<Notice> {
+    let mut notices = vec![];
+    for (key, text) in frame_last(pairs, frame) {
+        if let Err(error) = assign(key, text) {
+            notices.push(Notice { key: key.clone(), error });
+        }
+    }
+    notices
 }
 
 /// The keys of `pairs` in order, those of `last` moved to the end (a URL's frame goes after
@@ -472,9 +493,8 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn press(&mut self, x: f64, y: f64) -> Result<bool> {
-        let before = self.settings.value_list();
         self.grab = self.update(&mut |panel, settings| panel.press(settings, x, y))?;
-        Ok(self.settings.value_list() != before)
+        Ok(self.changed)
     }
 
     fn drag(&mut self, x: f64, y: f64) -> Result<bool> {
@@ -524,13 +544,12 @@ impl<P: Panel> PanelModel for Live<P> {
     fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool> {
         let handles = self.handles();
         crate::error::ensure_index("handle", index, handles.len())?;
-        let handle = &handles[index];
-        let before = self.settings.value_list();
-        match handle.grab {
-            Some(grab) => self.update(&mut |panel, settings| panel.drag(settings, grab, x, y).map(|()| None))?,
-            None => self.update(&mut |panel, settings| panel.press(settings, x, y))?,
-        };
-        Ok(self.settings.value_list() != before)
+        let grab = handles[index].grab;
+        self.update(&mut |panel, settings| match grab {
+            Some(grab) => panel.drag(settings, grab, x, y).map(|()| None),
+            None => panel.press(settings, x, y),
+        })?;
+        Ok(self.changed)
     }
 
     fn step(&mut self, steps: usize) -> bool {
@@ -571,15 +590,8 @@ impl<P: Panel> PanelModel for Live<P> {
 
     fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
         let mut settings = P::Settings::default();
-        let mut notices = vec![];
-        // The frame goes last: a change of data starts the run again, so a permalink's
-        // frame must not come before its data, whatever the order in the URL.
         let frame = self.panel.player().and_then(|player| player.key());
-        for (key, text) in frame_last(pairs, frame) {
-            if let Err(error) = settings.assign(key, text) {
-                notices.push(Notice { key: key.clone(), error });
-            }
-        }
+        let mut notices = assign_pairs(pairs, frame, &mut |key, text| settings.assign(key, text));
         // The same state (a page opened with its defaults, a lesson step that keeps the
         // state) is not computed again.
         if settings.value_list() == self.settings.value_list() {

@@ -29,9 +29,20 @@ pub trait Settings: Clone + Default {
     }
     /// Every key with its value: the visible parameters, then the hidden ones (the URL).
     fn value_list(&self) -> Vec<(String, String)> {
-        let keys = self.params().into_iter().map(|p| p.key).chain(self.hidden_keys());
-        keys.filter_map(|k| Some((k.to_owned(), self.value(k)?))).collect()
+        value_list(&self.params(), &self.hidden_keys(), &|key| self.value(key))
     }
+}
+
+/// Each key of `params`, then of `hidden`, with its `value` (keys without one left out):
+/// [`Settings::value_list`], compiled once rather than once per panel.
+fn value_list(params: &[ParamSpec], hidden: &[&str], value: &dyn Fn(&str) -> Option<String>) -> Vec<(String, String)> {
+    let mut list = vec![];
+    for key in params.iter().map(|p| p.key).chain(hidden.iter().copied()) {
+        if let Some(v) = value(key) {
+            list.push((key.to_owned(), v));
+        }
+    }
+    list
 }
 
 /// A set of parameters with their own keys.
