@@ -165,7 +165,8 @@ impl Sinc {
 
 /// Rows of numbers from pasted or dropped CSV text: one row per line of exactly
 /// `columns.len()` finite numbers separated by commas, semicolons, tabs or spaces; blank
-/// lines are skipped, and so is a first line that is not all numbers (a header).
+/// lines are skipped, and so is a first line that is not all numbers (a header). A leading
+/// byte-order mark (Excel's "CSV UTF-8") is not part of the first line.
 ///
 /// Returns each row with its line number (1-based).
 ///
@@ -173,6 +174,7 @@ impl Sinc {
 /// [`Error::BadRow`] naming the first bad line and what a row holds; the caller's data
 /// are untouched. [`Error::NoData`] if no row remains.
 pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = vec![];
     let mut seen_first = false;
     for (i, line) in text.lines().enumerate() {
