@@ -210,7 +210,8 @@ fn poisson_count(lambda: f64, u: f64) -> f64 {
 
 /// Rows of numbers from pasted or dropped CSV text: one row per line of exactly
 /// `columns.len()` finite numbers separated by commas, semicolons, tabs or spaces; blank
-/// lines are skipped, and so is a first line that is not all numbers (a header).
+/// lines are skipped, and so is a first line that is not all numbers (a header). A leading
+/// byte-order mark (Excel's "CSV UTF-8") is not part of the first line.
 ///
 /// Returns each row with its line number (1-based).
 ///
@@ -218,6 +219,7 @@ fn poisson_count(lambda: f64, u: f64) -> f64 {
 /// [`Error::BadRow`] naming the first bad line and what a row holds; the caller's data
 /// are untouched. [`Error::NoData`] if no row remains.
 pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut rows = vec![];
     let mut seen_first = false;
     for (i, line) in text.lines().enumerate() {

@@ -122,12 +122,14 @@ impl Table {
         Table::parse(&file, &text)
     }
 
-    /// Parses `text`, naming it `file` in messages.
+    /// Parses `text`, naming it `file` in messages. A leading byte-order mark (Excel's
+    /// "CSV UTF-8") is not part of the header.
     ///
     /// # Errors
     /// [`CsvError::Empty`], [`CsvError::NoRows`], [`CsvError::Ragged`],
     /// [`CsvError::NotANumber`], [`CsvError::NotFinite`], each naming the file and line.
     pub fn parse(file: &str, text: &str) -> Result<Self, CsvError> {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, l)| !l.trim().is_empty());
         let (header_line, header) = lines.next().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
         let header: Vec<String> = header.split(',').map(|name| name.trim().trim_matches('"').to_owned()).collect();

@@ -215,12 +215,18 @@ pub fn equal_ranges<DB: DrawingBackend>(
 /// Builds a chart on `area` in the lab's look: mesh, ticks, axis names, optional title.
 ///
 /// # Errors
-/// [`Error::Drawing`] if the backend fails.
+/// [`Error::NotFinite`] for a range whose ends or width are not finite (plotters' search
+/// for ticks never ends on one, or panics on NaN); [`Error::Drawing`] if the backend fails.
 pub fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     spec: &Axes,
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
+    for (name, (lo, hi)) in [(spec.x_name, spec.x), (spec.y_name, spec.y)] {
+        if !(hi - lo).is_finite() {
+            return Err(Error::NotFinite { name: name.to_owned(), value: format!("{lo} … {hi}") });
+        }
+    }
     let font = (FontFamily::SansSerif, px(TICK_TEXT, scale)).into_font().color(&palette::INK);
     let mut chart = ChartBuilder::on(area)
         .margin(px(MARGIN, scale))

@@ -70,13 +70,15 @@ impl Settings for LambdaSettings {
 
     /// A named case sets q² and s to its values; q² or s set by hand make the case the one
     /// with those values, or `custom` (so `case=…&q2=…&sparsity=…` in the URL reads back as
-    /// it was written).
+    /// it was written). `custom` keeps q² and s, and is the named case when they are its
+    /// values (else `case=custom&q2=4&sparsity=1` would read back as the left case).
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
             "case" => {
                 self.case = parse_choice("case", text, &OPTIONS)?;
-                if let Some((_, (q2, s), _)) = CASES.iter().find(|c| c.0 == self.case) {
-                    (self.q2, self.s) = (*q2, *s);
+                match CASES.iter().find(|c| c.0 == self.case) {
+                    Some((_, (q2, s), _)) => (self.q2, self.s) = (*q2, *s),
+                    None => self.follow_values(),
                 }
                 return Ok(());
             }
@@ -232,6 +234,22 @@ mod tests {
         // Back to the left case's values by hand: the case follows.
         panel.set("q2", "4").unwrap();
         assert_eq!(panel.value("case").as_deref(), Some("fig-7-11-left"));
+    }
+
+    #[test]
+    fn custom_with_a_named_cases_values_is_that_case() {
+        // Found by tests/fuzz_parsers.rs: `case=custom` kept the left case's q² = 4, s = 1
+        // under the name `custom`, whose query then read back as the left case.
+        let mut panel = Live::<LambdaPanel>::try_default().unwrap();
+        assert!(panel.apply_query(&[("case".into(), "custom".into())]).is_empty());
+        assert_eq!(panel.value("case").as_deref(), Some("fig-7-11-left"));
+        let query = panel.query();
+        let mut copy = Live::<LambdaPanel>::try_default().unwrap();
+        assert!(copy.apply_query(&query).is_empty());
+        assert_eq!(copy.query(), query);
+        panel.set("q2", "9").unwrap();
+        panel.set("case", "custom").unwrap();
+        assert_eq!((panel.value("case").as_deref(), panel.value("q2").as_deref()), (Some("custom"), Some("9")));
     }
 
     #[test]
