@@ -420,6 +420,8 @@ export default {
   'notice.panel': 'Unknown panel “{value}”; showing {fallback}.',
   'notice.lang': 'Unknown language “{value}”; using English.',
   'notice.embed': 'embed must be 0 or 1, but is “{value}”.',
+  'notice.lesson-step': 'The lesson has no step “{value}” (it has steps 1 to {n}); showing step {shown}.',
+  'notice.repeated': '{key} is given more than once; using its first value, “{value}”.',
   'notice.dismiss': 'Dismiss',
   'bound.positive': '> 0',
   'bound.non-negative': '≥ 0',
@@ -494,5 +496,6 @@ export default {
   'csv.paste': 'Paste rows (x,t — or x1,x2,class) or drop a file on the chart',
   'csv.import': 'Use these data',
   'csv.export': 'Save data as CSV',
+  'csv.class-columns': 'x₁, x₂, class 0 to {classes}',
   'error.bad-row': 'line {line} ({text}) is not a row of {columns}; the data stay as they were',
 };
