@@ -210,8 +210,9 @@ fn poisson_count(lambda: f64, u: f64) -> f64 {
 
 /// Rows of numbers from pasted or dropped CSV text: one row per line of exactly
 /// `columns.len()` finite numbers separated by commas, semicolons, tabs or spaces; blank
-/// lines are skipped, and so is a first line that is not all numbers (a header). A leading
-/// byte-order mark (Excel's "CSV UTF-8") is not part of the first line.
+/// lines are skipped, and so is a first line none of whose fields is a number (a header: a
+/// first line with a number in it, such as `NaN,1`, is a bad row). A leading byte-order
+/// mark (Excel's "CSV UTF-8") is not part of the first line.
 ///
 /// Returns each row with its line number (1-based).
 ///
@@ -233,7 +234,7 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
         seen_first = true;
         match numbers {
             Some(row) if row.len() == columns.len() => rows.push((i + 1, row)),
-            None if first => {}
+            None if first && !fields.iter().any(|f| f.parse::<f64>().is_ok()) => {}
             _ => return Err(bad_row(i + 1, line, columns)),
         }
     }
@@ -245,7 +246,7 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
 
 /// [`Error::BadRow`] for line `line` with text `text`, whose rows hold `columns`.
 pub fn bad_row(line: usize, text: &str, columns: &[&str]) -> Error {
-    Error::BadRow { line, text: text.trim().chars().take(40).collect(), columns: columns.join(", ") }
+    Error::BadRow { line, text: text.trim().chars().take(40).collect(), columns: columns.join(", "), classes: None }
 }
 
 /// The layouts of [`Mixture`]: for each class, the centres of its Gaussian components,
@@ -463,6 +464,11 @@ mod tests {
             "line 2 (0,NaN) is not a row of x, t"
         );
         assert_eq!(parse_rows("x,t\n", &["x", "t"]).unwrap_err().code(), "no-data");
+        // A lone first line with a number in it is a row, not a header.
+        for text in ["NaN,1", "inf,1\n", "<b>x</b>,1"] {
+            let err = parse_rows(text, &["x", "t"]).unwrap_err();
+            assert_eq!(err.to_string(), format!("line 1 ({}) is not a row of x, t", text.trim()));
+        }
     }
 
     #[test]

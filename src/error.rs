@@ -99,6 +99,9 @@ pub enum Error {
         text: String,
         /// What a row holds, e.g. `"x, t"`.
         columns: String,
+        /// For rows of classes: the largest class (the last column is a whole number from 0
+        /// to it), so that the page can say so in the reader's language.
+        classes: Option<usize>,
     },
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
@@ -158,8 +161,10 @@ impl Error {
             Error::Degenerate { iteration, reason } => {
                 vec![("iteration", iteration.to_string()), ("reason", reason.code().to_owned())]
             }
-            Error::BadRow { line, text, columns } => {
-                vec![("line", line.to_string()), ("text", text.clone()), ("columns", columns.clone())]
+            Error::BadRow { line, text, columns, classes } => {
+                let mut args = vec![("line", line.to_string()), ("text", text.clone()), ("columns", columns.clone())];
+                args.extend(classes.map(|max| ("classes", max.to_string())));
+                args
             }
             Error::Drawing(message) => vec![("message", message.clone())],
             Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],

@@ -201,13 +201,28 @@ async function main() {
   const select = $('#panel-select');
   for (const name of panelNames()) select.append(new Option(name, name));
   state.large = query.get('large') === '1';
-  const pairs = [...query].filter(([key]) => !PAGE_KEYS.includes(key) && !(lessonId && key === 'step'));
+  // A key given twice counts once, as the page's own keys do: its first value (a notice says so).
+  const pairs = [];
+  const seen = new Set();
+  const repeated = new Set();
+  for (const [key, value] of query) {
+    if (!seen.has(key)) {
+      seen.add(key);
+      if (!PAGE_KEYS.includes(key) && !(lessonId && key === 'step')) pairs.push([key, value]);
+    } else if (!repeated.has(key)) {
+      repeated.add(key);
+      state.notices.push({ text: ['notice.repeated', { key, value: query.get(key) }] });
+    }
+  }
   // A large state's long values travel in the fragment (link.js).
   pairs.push(...(await readFragment()));
   wireEvents();
   openPanel(page.panel, pairs);
   await fillLessonMenu();
-  if (lessonId) await openLesson(lessonId, Number(query.get('step') ?? 1) - 1);
+  if (lessonId) {
+    const step = query.get('step') ?? '1';
+    await openLesson(lessonId, Number(step) - 1, step);
+  }
   renderLesson();
   reveal();
   document.body.dataset.ready = '1';

@@ -34,5 +34,7 @@ export function errorMessage(lang, error) {
   if (!code || !(`error.${code}` in (STRINGS[lang] ?? {}))) return String(error?.message ?? error);
   const args = { ...(error.args ?? {}) };
   if (args.bound) args.bound = translate(lang, `bound.${args.bound}`, args);
+  // A bad row of classes: what its last column must be, in the reader's words.
+  if (args.classes !== undefined) args.columns = translate(lang, 'csv.class-columns', args);
   return translate(lang, `error.${code}`, args);
 }

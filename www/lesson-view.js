@@ -36,9 +36,10 @@ export function wireLessons(open) {
   });
 }
 
-/** Opens lesson `id` at step `index` (0-based); a malformed lesson is reported and the
- *  page stays as it was. */
-export async function openLesson(id, index) {
+/** Opens lesson `id` at step `index` (0-based; `asked` is the step as the URL gave it); a
+ *  malformed lesson is reported and the page stays as it was, a step the lesson does not
+ *  have is reported and the nearest one shown. */
+export async function openLesson(id, index, asked = String(index + 1)) {
   let data;
   try {
     data = await loadLesson(id, panelNames());
@@ -49,7 +50,10 @@ export async function openLesson(id, index) {
   }
   state.lesson = { id, data, index: 0 };
   $('#lesson-select').value = id;
-  showLessonStep(Math.min(Math.max(index, 0), data.steps.length - 1));
+  const count = data.steps.length;
+  const shown = Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : 0;
+  if (shown !== index) notify({ text: ['notice.lesson-step', { value: asked, n: count, shown: shown + 1 }] });
+  showLessonStep(shown);
 }
 
 /** Shows step `index` of the lesson: its panel state, then its action. */
@@ -98,13 +102,27 @@ export function renderLesson() {
   $('#lesson-title').textContent = lesson.data.title[lang];
   $('#lesson-step-title').textContent = step.title[lang];
   $('#lesson-text').textContent = step.text[lang];
-  // MathML from the lesson file, which is part of the site (not user input).
-  $('#lesson-math').innerHTML = step.math ?? '';
+  $('#lesson-math').replaceChildren(...mathNodes(step.math ?? ''));
   $('#lesson-counter').textContent = t('lesson.counter', { k: lesson.index + 1, n: steps.length });
   $('#lesson-progress').max = steps.length;
   $('#lesson-progress').value = lesson.index + 1;
   $('#lesson-prev').disabled = lesson.index === 0;
   $('#lesson-next').disabled = lesson.index === steps.length - 1;
+}
+
+/**
+ * The MathML of a lesson step as nodes to show: parsed in an inert document, with anything
+ * that is not MathML (an <img>, a <script>) and every event handler or link left out, so a
+ * lesson file can only ever show an equation.
+ */
+function mathNodes(markup) {
+  const MATHML = 'http://www.w3.org/1998/Math/MathML';
+  const body = new DOMParser().parseFromString(markup, 'text/html').body;
+  for (const el of [...body.querySelectorAll('*')]) {
+    if (el.namespaceURI !== MATHML) el.remove();
+    else for (const { name } of [...el.attributes]) if (/^on|href$|src$/i.test(name)) el.removeAttribute(name);
+  }
+  return [...body.childNodes].map((node) => document.importNode(node, true));
 }
 
 /**

@@ -76,6 +76,9 @@ export function validateLesson(json, file, panels) {
 /** Fetches lessons/`id`.json (relative to the page) and validates it. */
 export async function loadLesson(id, panels) {
   const file = `lessons/${id}.json`;
+  // A lesson's name is a file name of letters, digits and hyphens: anything else (markup,
+  // a path) is no lesson, and is not asked of the server.
+  if (!/^[\w-]+$/.test(id)) throw new LessonError(file, 0, 'lesson', 'not-found');
   const response = await fetch(file);
   if (!response.ok) throw new LessonError(file, 0, 'lesson', 'not-found');
   let json;

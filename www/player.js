@@ -3,6 +3,7 @@
 // progress bar. Both move the panel only through its wasm handle.
 
 import { syncControls } from './controls.js';
+import { clearErrors } from './errors.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
@@ -75,6 +76,9 @@ function step(move) {
   } catch {
     return false;
   }
+  // As after any change that succeeded: the controls show the state, so a message about a
+  // value typed before (no longer in its box) goes.
+  clearErrors();
   syncControls();
   writeUrl();
   show();

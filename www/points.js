@@ -31,7 +31,12 @@ export function wirePointer() {
   let pending = null;
   chart.addEventListener('pointerdown', (event) => {
     if (state.dead || event.button !== 0 || !pressEdits()) return;
-    chart.setPointerCapture(event.pointerId);
+    try {
+      chart.setPointerCapture(event.pointerId);
+    } catch {
+      // A pointer the browser does not know as active (a synthetic event) is not captured;
+      // the press itself still counts.
+    }
     const at = pixel(event);
     attempt('add-point', () => state.lab.pressAtPixel(...at, reach(event)));
     held = { x: event.clientX, y: event.clientY, timer: 0 };

@@ -103,8 +103,12 @@ impl PointSink for LabelledData {
             let class = row[2];
             if class.fract() != 0.0 || !(0.0..classes).contains(&class) {
                 let text = format!("{}, {}, {class}", row[0], row[1]);
-                let last = format!("class 0 to {}", self.classes() - 1);
-                return Err(crate::data::bad_row(line, &text, &["x₁", "x₂", &last]));
+                let max = self.classes() - 1;
+                let mut error = crate::data::bad_row(line, &text, &["x₁", "x₂", &format!("class 0 to {max}")]);
+                if let Error::BadRow { classes, .. } = &mut error {
+                    *classes = Some(max);
+                }
+                return Err(error);
             }
             extra.push(([row[0], row[1]], class as usize));
         }

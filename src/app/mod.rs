@@ -81,6 +81,7 @@ mod tests {
         let mut classes = open_panel("classification").unwrap();
         let error = classes.import_csv("0,0,0\n1,1,1\n0.5,0.5,2\n").unwrap_err();
         assert_eq!(error.to_string(), "line 3 (0.5, 0.5, 2) is not a row of x₁, x₂, class 0 to 1");
+        assert!(error.args().contains(&("classes", "1".to_owned())), "the page words the class range itself");
         classes.import_csv("x1,x2,class\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n").unwrap();
         assert_eq!(classes.export_csv().unwrap().unwrap().lines().count(), 5);
         assert_eq!(open_panel("evidence").unwrap().export_csv().unwrap(), None);

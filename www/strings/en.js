@@ -421,6 +421,8 @@ export default {
   'notice.fragment': 'The data after “#” in this link could not be read ({message}); the view opens without them.',
   'notice.lang': 'Unknown language “{value}”; using English.',
   'notice.embed': 'embed must be 0 or 1, but is “{value}”.',
+  'notice.lesson-step': 'The lesson has no step “{value}” (it has steps 1 to {n}); showing step {shown}.',
+  'notice.repeated': '{key} is given more than once; using its first value, “{value}”.',
   'notice.dismiss': 'Dismiss',
   'bound.positive': '> 0',
   'bound.non-negative': '≥ 0',
@@ -496,5 +498,6 @@ export default {
   'csv.paste': 'Paste rows (x,t — or x1,x2,class) or drop a file on the chart',
   'csv.import': 'Use these data',
   'csv.export': 'Save data as CSV',
+  'csv.class-columns': 'x₁, x₂, class 0 to {classes}',
   'error.bad-row': 'line {line} ({text}) is not a row of {columns}; the data stay as they were',
 };

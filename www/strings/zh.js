@@ -420,6 +420,8 @@ export default {
   'notice.fragment': '无法读取此链接“#”之后的数据（{message}），视图在没有这些数据的情况下打开。',
   'notice.lang': '未知语言“{value}”，已使用英文。',
   'notice.embed': 'embed 只能为 0 或 1，当前为“{value}”。',
+  'notice.lesson-step': '课程没有第“{value}”步（共 1 到 {n} 步），已显示第 {shown} 步。',
+  'notice.repeated': '{key} 出现了不止一次，已使用其第一个值“{value}”。',
   'notice.dismiss': '关闭',
   'bound.positive': '> 0',
   'bound.non-negative': '≥ 0',
@@ -494,5 +496,6 @@ export default {
   'csv.paste': '粘贴数据行（x,t，或 x1,x2,class），或把文件拖到图上',
   'csv.import': '使用这些数据',
   'csv.export': '将数据保存为 CSV',
+  'csv.class-columns': 'x₁, x₂, 类别（0 到 {classes} 的整数）',
   'error.bad-row': '第 {line} 行（{text}）不是 {columns} 的一行；数据保持不变',
 };
