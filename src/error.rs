@@ -229,6 +229,11 @@ pub enum Bound {
         /// Largest admissible value.
         max: u64,
     },
+    /// From −`max` to `max`.
+    Within {
+        /// Largest admissible magnitude.
+        max: u64,
+    },
 }
 
 impl Bound {
@@ -239,6 +244,7 @@ impl Bound {
             Bound::NonNegative => "non-negative",
             Bound::WholeBetween { .. } => "whole-between",
             Bound::AtMost { .. } => "at-most",
+            Bound::Within { .. } => "within",
         }
     }
 
@@ -247,7 +253,7 @@ impl Bound {
         match self {
             Bound::Positive | Bound::NonNegative => vec![],
             Bound::WholeBetween { min, max } => vec![("min", min.to_string()), ("max", max.to_string())],
-            Bound::AtMost { max } => vec![("max", max.to_string())],
+            Bound::AtMost { max } | Bound::Within { max } => vec![("max", max.to_string())],
         }
     }
 }
@@ -259,6 +265,7 @@ impl std::fmt::Display for Bound {
             Bound::NonNegative => write!(f, "≥ 0"),
             Bound::WholeBetween { min, max } => write!(f, "a whole number from {min} to {max}"),
             Bound::AtMost { max } => write!(f, "at most {max}"),
+            Bound::Within { max } => write!(f, "between -{max} and {max}"),
         }
     }
 }
@@ -299,6 +306,19 @@ pub fn ensure_non_negative(name: &'static str, value: f64) -> Result<f64> {
         Ok(value)
     } else {
         Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::NonNegative })
+    }
+}
+
+/// `value` if it is finite and within ±`max`.
+///
+/// # Errors
+/// [`Error::NotFinite`] for NaN or ±∞, [`Error::OutOfRange`] beyond ±`max`.
+pub fn ensure_within(name: &'static str, value: f64, max: u64) -> Result<f64> {
+    ensure_finite(name, value)?;
+    if value.abs() <= max as f64 {
+        Ok(value)
+    } else {
+        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::Within { max } })
     }
 }
 

@@ -246,6 +246,21 @@ impl DataParams {
     }
 }
 
+/// The largest noise σ of generated data: the data span about ±1, and a σ far beyond
+/// (with β = 1/σ² fixed) makes bands wider than f64 holds.
+const MAX_NOISE: u64 = 1000;
+
+/// σ ≥ 0, at most [`MAX_NOISE`].
+fn check_noise(sigma: f64) -> Result<f64> {
+    let sigma = ensure_non_negative("σ", sigma)?;
+    if sigma > MAX_NOISE as f64 {
+        return Err(Error::OutOfRange {
+            name: "σ", value: sigma.to_string(), bound: Bound::AtMost { max: MAX_NOISE }
+        });
+    }
+    Ok(sigma)
+}
+
 /// `spec` with the slider of `key` ending at `max`, the limit its panel checks (so a slider
 /// never offers a value the panel refuses).
 fn with_max(spec: ParamSpec, key: &str, max: usize) -> ParamSpec {
@@ -272,7 +287,7 @@ impl ParamGroup for DataParams {
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         let result = match key {
             "N" => parse_integer("N", text, 0, self.max_n as u64).map(|n| self.n = n as usize),
-            "noise" => parse_real("σ", text).and_then(|v| ensure_non_negative("σ", v)).map(|v| self.noise = v),
+            "noise" => parse_real("σ", text).and_then(check_noise).map(|v| self.noise = v),
             "seed" => parse_integer("seed", text, 0, u64::from(u32::MAX)).map(|s| self.seed = s),
             POINTS_KEY => parse_points(text).map(|p| self.extra = p),
             _ => return None,
@@ -627,6 +642,16 @@ pub fn value_in(groups: &[&dyn ParamGroup], key: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn noise_beyond_a_thousand_is_refused() {
+        // σ = 6.6·10¹³⁶ with β = 1/σ² fixed made the fast-RVM band wider than f64 holds.
+        let mut data = DataParams::new(10, 0.2, 1);
+        let error = data.assign("noise", "6.6e136").unwrap().unwrap_err();
+        assert_eq!(error.code(), "out-of-range");
+        data.assign("noise", "1000").unwrap().unwrap();
+        assert_eq!(data.noise, 1000.0);
+    }
 
     #[test]
     fn data_points_round_trip_and_are_limited() {

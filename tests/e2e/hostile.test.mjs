@@ -78,6 +78,9 @@ const URL_PAGE = [
   { panel: 'sparsity', input: 'alpha=NaN&alpha=0.1&alpha=7', lang: 'zh' },
   { panel: 'fast-rvm', input: 'step=3&step=abc', lang: 'zh', keeps: ['step', '3'] },
   { panel: 'sequential', input: 'seed=2&seed=2', lang: 'en', keeps: ['seed', '2'] },
+  // Values the fuzzer found that were read but then could not be drawn (axes wider than f64).
+  { panel: 'sparsity', input: 't1=1e308', lang: 'zh' },
+  { panel: 'fast-rvm', input: 'noise=6.6e136', lang: 'en' },
 ];
 
 /** Values typed into a panel's numeric box: each refused with a message beside it (three a

@@ -159,6 +159,18 @@ describe('large permalinks in Chromium', () => {
     await page.context().close();
   });
 
+  test('a 5000-point link loads from serve.mjs and under a sub-path: every point reaches the panel, which names its limit', async () => {
+    // No panel holds 5000 points (fast-rvm's limit is 2000): the page opens, decodes the
+    // fragment, and the panel's notice counts all 5000 decoded points against its limit.
+    const hash = await encodeFragment([['points', pointsText(5000, 9)]]);
+    for (const server of [env, sub]) {
+      const page = await open(server, `?panel=fast-rvm&N=0#${hash}`);
+      assert.match(await page.textContent('#notices'), /N must be at most 2000, but is 5000/);
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    }
+  });
+
   test('an old query permalink still opens its points, and keeps them in the query', async () => {
     const page = await open(env, '?panel=predictive&points=0.1:0.3,0.5:-0.2');
     assert.deepEqual((await points(page)).slice(-2), [[0.1, 0.3], [0.5, -0.2]]);

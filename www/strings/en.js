@@ -427,6 +427,7 @@ export default {
   'bound.positive': '> 0',
   'bound.non-negative': '≥ 0',
   'bound.whole-between': 'a whole number from {min} to {max}',
+  'bound.within': 'between −{max} and {max}',
   'bound.at-most': 'at most {max}',
   'error.out-of-range': '{name} must be {bound}, but is {value}',
   'error.not-finite': '{name} must be a finite number, but is {value}',

@@ -426,6 +426,7 @@ export default {
   'bound.positive': '> 0',
   'bound.non-negative': '≥ 0',
   'bound.whole-between': '{min} 到 {max} 之间的整数',
+  'bound.within': '在 −{max} 与 {max} 之间',
   'bound.at-most': '不超过 {max}',
   'error.out-of-range': '{name} 必须 {bound}，当前为 {value}',
   'error.not-finite': '{name} 必须是有限的数，当前为 {value}',

@@ -59,6 +59,9 @@ impl Default for SparsitySettings {
     }
 }
 
+/// The largest magnitude of t₁, t₂, φ₁, φ₂ (the sliders span ±REACH).
+const MAX_COORDINATE: u64 = 1_000_000;
+
 impl SparsitySettings {
     /// α, ∞ when pruned.
     pub fn alpha(&self) -> f64 {
@@ -87,9 +90,12 @@ impl Settings for SparsitySettings {
             "pruned" => self.pruned = parse_toggle("α = ∞", text)?,
             "beta" => self.beta = ensure_positive("β", parse_real("β", text)?)?,
             _ => {
-                let symbol = PARAMS.iter().find(|p| p.key == key).map_or(key, |p| p.symbol);
-                let value = parse_real(symbol, text)?;
-                *self.coordinate(key).ok_or_else(|| Error::UnknownParameter { key: key.into() })? = value;
+                let unknown = || Error::UnknownParameter { key: key.into() };
+                let symbol = PARAMS.iter().find(|p| p.key == key).ok_or_else(unknown)?.symbol;
+                // Far beyond the chart a coordinate only breaks it (its axes would span more
+                // than f64 holds): ±10⁶ is ample.
+                let value = crate::error::ensure_within(symbol, parse_real(symbol, text)?, MAX_COORDINATE)?;
+                *self.coordinate(key).ok_or_else(unknown)? = value;
             }
         }
         Ok(())
@@ -328,6 +334,13 @@ mod tests {
         assert_eq!(panel.set("beta", "-1").unwrap_err().to_string(), "β must be > 0, but is -1");
         assert_eq!(panel.set("alpha", "0").unwrap_err().code(), "out-of-range");
         assert_eq!(panel.set("t1", "NaN").unwrap_err().to_string(), "t₁ must be a finite number, but is NaN");
+        // A target far off the chart would make axes wider than f64 holds (the page froze,
+        // then could not draw): refused, naming the range.
+        assert_eq!(panel.set("t1", "1e308").unwrap_err().code(), "out-of-range");
+        assert_eq!(
+            panel.set("phi2", "-2e6").unwrap_err().to_string(),
+            "φ₂ must be between -1000000 and 1000000, but is -2000000"
+        );
         assert_eq!(panel.set("pruned", "2").unwrap_err().code(), "unknown-choice");
         panel.set("phi1", "0").unwrap();
         assert_eq!(panel.set("phi2", "0").unwrap_err().to_string(), "‖φ‖ must be > 0, but is 0");
