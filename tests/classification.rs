@@ -5,7 +5,11 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use std::sync::Arc;
+
+use common::glm::{Link, brute_force_log_ml, dense_laplace, dense_statistics, gradient, hessian};
 
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -22,6 +26,9 @@ use rvm_lab::rvm::fast::MIN_DELTA_LN_ALPHA;
 use rvm_lab::rvm::{FastSettings, Problem, Selection};
 use rvm_lab::solver::Solver;
 
+/// The classes' link for the dense checks: y = σ(a), b = y(1 − y).
+const BERNOULLI: Link = Link { mean: sigma, weight: |y| y * (1.0 - y) };
+
 /// σ(a) = 1/(1 + e⁻ᵃ), the plain formula (the arguments here stay moderate).
 fn sigma(a: f64) -> f64 {
     1.0 / (1.0 + (-a).exp())
@@ -32,21 +39,6 @@ fn log_posterior(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVecto
     let a = phi * w;
     let fit: f64 = a.iter().zip(t.iter()).map(|(&a, &t)| t * sigma(a).ln() + (1.0 - t) * (1.0 - sigma(a)).ln()).sum();
     fit - 0.5 * (0..w.len()).map(|i| alpha[i] * w[i] * w[i]).sum::<f64>()
-}
-
-/// Φᵀ(t − y) − Aw (PRML 7.110) and the scale of its terms, ‖Φᵀ(t − y)‖ + ‖Aw‖.
-fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> (DVector<f64>, f64) {
-    let y = (phi * w).map(sigma);
-    let fit = phi.transpose() * (t - y);
-    let prior = DVector::from_fn(w.len(), |i, _| alpha[i] * w[i]);
-    (&fit - &prior, fit.norm() + prior.norm())
-}
-
-/// ΦᵀBΦ + A with B = diag yₙ(1 − yₙ) (PRML 7.111), formed densely.
-fn hessian(phi: &DMatrix<f64>, alpha: &[f64], w: &DVector<f64>) -> DMatrix<f64> {
-    let y = (phi * w).map(sigma);
-    let b = DMatrix::from_diagonal(&y.map(|y| y * (1.0 - y)));
-    phi.transpose() * b * phi + DMatrix::from_diagonal(&DVector::from_column_slice(alpha))
 }
 
 /// One N(0, 1) draw.
@@ -79,7 +71,7 @@ proptest! {
         let (phi, t) = random_problem(seed, n, m);
         let alpha: Vec<f64> = (0..m).map(|i| (ln_alpha + 0.3 * i as f64).exp()).collect();
         let mode = irls(&phi, &t, &alpha, &DVector::zeros(m)).unwrap();
-        let (g, scale) = gradient(&phi, &t, &alpha, &mode.w);
+        let (g, scale) = gradient(BERNOULLI, &phi, &t, &alpha, &mode.w);
         prop_assert!(g.norm() <= 1e-8 * scale, "‖g‖ = {} of {}", g.norm(), scale);
         let best = log_posterior(&phi, &t, &alpha, &mode.w);
         prop_assert!((best - mode.log_posterior).abs() <= 1e-12 * (1.0 + best.abs()));
@@ -92,51 +84,11 @@ proptest! {
             let nearby = log_posterior(&phi, &t, &alpha, &(&mode.w + d * 1e-3));
             prop_assert!(nearby <= best, "{nearby} > {best}");
         }
-        let h = hessian(&phi, &alpha, &mode.w);
+        let h = hessian(BERNOULLI, &phi, &alpha, &mode.w);
         let v = DVector::from_fn(m, |i, _| 1.0 + i as f64);
         prop_assert!((mode.factor.solve(&(&h * &v)) - &v).norm() <= 1e-9 * v.norm());
         prop_assert!(mode.iterations <= 30, "{} Newton steps", mode.iterations);
     }
-}
-
-/// ln ∫ p(t|w)p(w|α) dw by the trapezoid rule over w* ± 14 Laplace standard deviations
-/// along each axis (`points` nodes per axis), for M = 1 or 2: the integrand is smooth and
-/// its tails beyond 14 σ are below e⁻⁹⁸ of the peak, so the rule converges geometrically.
-fn brute_force_log_ml(
-    phi: &DMatrix<f64>,
-    t: &DVector<f64>,
-    alpha: &[f64],
-    centre: &[f64],
-    sd: &[f64],
-    points: usize,
-) -> f64 {
-    let m = alpha.len();
-    let prior_norm: f64 = alpha.iter().map(|a| 0.5 * (a / std::f64::consts::TAU).ln()).sum();
-    let axis = |i: usize| -> Vec<f64> {
-        (0..points).map(|k| centre[i] + sd[i] * 14.0 * (2.0 * k as f64 / (points - 1) as f64 - 1.0)).collect()
-    };
-    let grids: Vec<Vec<f64>> = (0..m).map(axis).collect();
-    let step: f64 = (0..m).map(|i| grids[i][1] - grids[i][0]).product();
-    let nodes: Vec<Vec<f64>> = match m {
-        1 => grids[0].iter().map(|&a| vec![a]).collect(),
-        2 => grids[0].iter().flat_map(|&a| grids[1].iter().map(move |&b| vec![a, b])).collect(),
-        _ => unreachable!("M = 1 or 2"),
-    };
-    let trapezoid = |k: usize| if k == 0 || k == points - 1 { 0.5 } else { 1.0 };
-    let logs: Vec<(f64, f64)> = nodes
-        .iter()
-        .enumerate()
-        .map(|(idx, w)| {
-            let weight: f64 = match m {
-                1 => trapezoid(idx),
-                _ => trapezoid(idx / points) * trapezoid(idx % points),
-            };
-            (log_posterior(phi, t, alpha, &DVector::from_column_slice(w)), weight)
-        })
-        .collect();
-    let peak = logs.iter().fold(f64::NEG_INFINITY, |p, &(l, _)| p.max(l));
-    let sum: f64 = logs.iter().map(|&(l, weight)| weight * (l - peak).exp()).sum();
-    peak + (sum * step).ln() + prior_norm
 }
 
 /// A 1-D input problem of N points: xₙ evenly on [−2, 2] (shuffled deterministically
@@ -157,7 +109,7 @@ fn laplace_gap(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], points: usiz
     // The curvature of the log posterior by central second differences, h = 10⁻⁴: the
     // diagonal of H = −∇∇ ln p (7.111), to ~10⁻⁶ relative.
     let sigma_diag = mode.sigma_diagonal();
-    let h_dense = hessian(phi, alpha, &mode.w);
+    let h_dense = hessian(BERNOULLI, phi, alpha, &mode.w);
     for i in 0..m {
         let h = 1e-4;
         let e = DVector::from_fn(m, |j, _| if i == j { h } else { 0.0 });
@@ -168,9 +120,10 @@ fn laplace_gap(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], points: usiz
         assert!((-second - h_dense[(i, i)]).abs() < 1e-5 * h_dense[(i, i)], "{second} vs {}", h_dense[(i, i)]);
     }
     let sd: Vec<f64> = sigma_diag.iter().map(|s| s.sqrt()).collect();
-    let exact = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points);
+    let f = |w: &DVector<f64>| log_posterior(phi, t, alpha, w);
+    let exact = brute_force_log_ml(&f, alpha, mode.w.as_slice(), &sd, points);
     // The quadrature has converged: half the nodes changes it by < 10⁻⁹.
-    let coarse = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points / 2 + 1);
+    let coarse = brute_force_log_ml(&f, alpha, mode.w.as_slice(), &sd, points / 2 + 1);
     assert!((exact - coarse).abs() < 1e-9, "quadrature {exact} vs {coarse}");
     mode.laplace_log_ml(alpha) - exact
 }
@@ -226,7 +179,7 @@ fn separable_data_gives_finite_weights() {
         let mode = irls(&phi, &t, &[alpha, alpha], &DVector::zeros(2)).unwrap();
         let bound = (2.0 * n as f64 * std::f64::consts::LN_2 / alpha).sqrt();
         assert!(mode.w.iter().all(|w| w.is_finite() && w.abs() <= bound), "α = {alpha}: {}", mode.w);
-        let (g, scale) = gradient(&phi, &t, &[alpha, alpha], &mode.w);
+        let (g, scale) = gradient(BERNOULLI, &phi, &t, &[alpha, alpha], &mode.w);
         assert!(g.norm() <= 1e-8 * scale, "α = {alpha}");
         eprintln!("separable, α = {alpha:e}: w* = {:?}, {} Newton steps", mode.w.as_slice(), mode.iterations);
         slopes.push(mode.w[1]);
@@ -324,44 +277,6 @@ fn classic_classifier_on_two_class_data() {
     }
 }
 
-/// Sₘ = φₘᵀC⁻¹φₘ and Qₘ = φₘᵀC⁻¹t̂ of every column, from the dense N × N matrix
-/// C = B⁻¹ + Φ_𝒜A⁻¹Φ_𝒜ᵀ and t̂ = Φ_𝒜w* + B⁻¹(t − y) (PRML 7.117–7.119, with the misprint
-/// C = B + ΦAΦᵀ corrected), everything recomputed here from the weights.
-fn dense_statistics(
-    phi: &DMatrix<f64>,
-    t: &DVector<f64>,
-    active: &[usize],
-    alpha: &[f64],
-    w: &DVector<f64>,
-) -> Vec<(f64, f64)> {
-    let phi_a = phi.select_columns(active);
-    let a = &phi_a * w;
-    let y = a.map(sigma);
-    let b = y.map(|y| y * (1.0 - y));
-    let t_hat = DVector::from_fn(t.len(), |n, _| a[n] + (t[n] - y[n]) / b[n]);
-    let mut c = DMatrix::from_diagonal(&b.map(|b| 1.0 / b));
-    for (j, &al) in alpha.iter().enumerate() {
-        let col = phi_a.column(j);
-        c += col * col.transpose() / al;
-    }
-    let c = c.cholesky().expect("C is positive definite");
-    (0..phi.ncols())
-        .map(|m| {
-            let col = phi.column(m).into_owned();
-            let solved = c.solve(&col);
-            (col.dot(&solved), solved.dot(&t_hat))
-        })
-        .collect()
-}
-
-/// The Laplace L (PRML 7.114) recomputed densely: ln p(t|w*) − ½w*ᵀAw* + ½Σ ln αᵢ − ½ ln|H|.
-fn dense_laplace(phi: &DMatrix<f64>, t: &DVector<f64>, active: &[usize], alpha: &[f64], w: &DVector<f64>) -> f64 {
-    let phi_a = phi.select_columns(active);
-    let h = hessian(&phi_a, alpha, w).cholesky().expect("H is positive definite");
-    let ln_det: f64 = 2.0 * h.l().diagonal().iter().map(|d| d.ln()).sum::<f64>();
-    log_posterior(&phi_a, t, alpha, w) + 0.5 * alpha.iter().map(|a| a.ln()).sum::<f64>() - 0.5 * ln_det
-}
-
 /// The fast classifier (Tipping & Faul 2003 §5, PRML 7.117–7.119) after every step: the
 /// mode is stationary (7.110), its Sₘ and Qₘ (turned into sₘ, qₘ) equal those of the dense
 /// N × N Gaussian model on t̂, and the reported L equals the dense Laplace L. At the end
@@ -379,12 +294,14 @@ fn fast_classifier_matches_the_dense_gaussian_model_at_every_step() {
         let mut worst = 0.0_f64;
         loop {
             let (active, alpha, w) = (rvm.active().to_vec(), rvm.alpha().to_vec(), rvm.mode().w.clone());
-            let (g, scale) = gradient(&phi.select_columns(&active), &t, &alpha, &w);
+            let (g, scale) = gradient(BERNOULLI, &phi.select_columns(&active), &t, &alpha, &w);
             assert!(g.norm() <= 1e-8 * scale, "‖g‖ = {}", g.norm());
-            let laplace = dense_laplace(&phi, &t, &active, &alpha, &w);
+            let laplace = dense_laplace((BERNOULLI, log_posterior), &phi, &t, (&active, &alpha), &w);
             assert!((rvm.log_ml() - laplace).abs() <= 1e-9 * laplace.abs(), "{} vs {laplace}", rvm.log_ml());
             assert_eq!(rvm.events().last().unwrap().log_ml, rvm.log_ml());
-            for (m, (big_s, big_q)) in dense_statistics(&phi, &t, &active, &alpha, &w).into_iter().enumerate() {
+            for (m, (big_s, big_q)) in
+                dense_statistics(BERNOULLI, &phi, &t, (&active, &alpha), &w).into_iter().enumerate()
+            {
                 // sₘ, qₘ from Sₘ, Qₘ (PRML 7.104–7.105).
                 let (s, q) = match active.iter().position(|&k| k == m) {
                     Some(j) => (alpha[j] * big_s / (alpha[j] - big_s), alpha[j] * big_q / (alpha[j] - big_s)),

@@ -13,6 +13,7 @@ mod common;
 use std::sync::Arc;
 
 use common::fixtures::{path, read_csv, read_json};
+use common::glm::{Link, brute_force_log_ml, dense_laplace, dense_statistics, gradient, hessian};
 
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
@@ -30,6 +31,9 @@ use rvm_lab::solver::Solver;
 
 const POISSON: Likelihood = Likelihood::Poisson;
 
+/// The counts' link for the dense checks: y = eᵃ, b = y.
+const COUNTS: Link = Link { mean: f64::exp, weight: |y| y };
+
 /// ln t! = ln 2 + … + ln t, the plain way.
 fn ln_factorial(t: f64) -> f64 {
     (2..=t as u64).map(|k| (k as f64).ln()).sum()
@@ -40,20 +44,6 @@ fn log_posterior(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVecto
     let a = phi * w;
     let fit: f64 = a.iter().zip(t.iter()).map(|(&a, &t)| t * a - a.exp() - ln_factorial(t)).sum();
     fit - 0.5 * (0..w.len()).map(|i| alpha[i] * w[i] * w[i]).sum::<f64>()
-}
-
-/// ∇Ψ = Φᵀ(t − y) − Aw, y = exp(Φw), and the scale of its terms.
-fn gradient(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], w: &DVector<f64>) -> (DVector<f64>, f64) {
-    let y = (phi * w).map(f64::exp);
-    let fit = phi.transpose() * (t - y);
-    let prior = DVector::from_fn(w.len(), |i, _| alpha[i] * w[i]);
-    (&fit - &prior, fit.norm() + prior.norm())
-}
-
-/// H = Φᵀ diag(y) Φ + A, formed densely.
-fn hessian(phi: &DMatrix<f64>, alpha: &[f64], w: &DVector<f64>) -> DMatrix<f64> {
-    let y = (phi * w).map(f64::exp);
-    phi.transpose() * DMatrix::from_diagonal(&y) * phi + DMatrix::from_diagonal(&DVector::from_column_slice(alpha))
 }
 
 /// A random problem: Φ with N(0, ½²) entries, counts drawn with rate exp(Φw + 1) for a
@@ -81,11 +71,11 @@ proptest! {
         let (phi, t) = random_problem(seed, n, m);
         let alpha: Vec<f64> = (0..m).map(|i| (ln_alpha + 0.3 * i as f64).exp()).collect();
         let mode = irls_with(POISSON, &phi, &t, &alpha, &DVector::zeros(m)).unwrap();
-        let (g, scale) = gradient(&phi, &t, &alpha, &mode.w);
+        let (g, scale) = gradient(COUNTS, &phi, &t, &alpha, &mode.w);
         prop_assert!(g.norm() <= 1e-8 * scale, "‖g‖ = {} of {}", g.norm(), scale);
         let best = log_posterior(&phi, &t, &alpha, &mode.w);
         prop_assert!((best - mode.log_posterior).abs() <= 1e-10 * (1.0 + best.abs()), "{best} vs {}", mode.log_posterior);
-        let h = hessian(&phi, &alpha, &mode.w);
+        let h = hessian(COUNTS, &phi, &alpha, &mode.w);
         for i in 0..m {
             let step = 1e-3;
             let e = DVector::from_fn(m, |j, _| if i == j { step } else { 0.0 });
@@ -99,37 +89,6 @@ proptest! {
         prop_assert!((mode.factor.solve(&(&h * &v)) - &v).norm() <= 1e-9 * v.norm());
         prop_assert!(mode.iterations <= 40, "{} Newton steps", mode.iterations);
     }
-}
-
-/// ln ∫ p(t|w)p(w|α) dw by the trapezoid rule over w* ± 14 Laplace standard deviations
-/// along each axis (`points` nodes per axis), M = 1 or 2.
-fn brute_force_log_ml(
-    phi: &DMatrix<f64>,
-    t: &DVector<f64>,
-    alpha: &[f64],
-    centre: &[f64],
-    sd: &[f64],
-    points: usize,
-) -> f64 {
-    let m = alpha.len();
-    let prior_norm: f64 = alpha.iter().map(|a| 0.5 * (a / std::f64::consts::TAU).ln()).sum();
-    let axis = |i: usize| -> Vec<f64> {
-        (0..points).map(|k| centre[i] + sd[i] * 14.0 * (2.0 * k as f64 / (points - 1) as f64 - 1.0)).collect()
-    };
-    let grids: Vec<Vec<f64>> = (0..m).map(axis).collect();
-    let step: f64 = (0..m).map(|i| grids[i][1] - grids[i][0]).product();
-    let trapezoid = |k: usize| if k == 0 || k == points - 1 { 0.5 } else { 1.0 };
-    let mut logs = vec![];
-    for k in 0..points.pow(m as u32) {
-        let (w, weight) = match m {
-            1 => (vec![grids[0][k]], trapezoid(k)),
-            _ => (vec![grids[0][k / points], grids[1][k % points]], trapezoid(k / points) * trapezoid(k % points)),
-        };
-        logs.push((log_posterior(phi, t, alpha, &DVector::from_vec(w)), weight));
-    }
-    let peak = logs.iter().fold(f64::NEG_INFINITY, |p, &(l, _)| p.max(l));
-    let sum: f64 = logs.iter().map(|&(l, weight)| weight * (l - peak).exp()).sum();
-    peak + (sum * step).ln() + prior_norm
 }
 
 /// Counts at N evenly spaced times on [0, 1] with rate exp(0.5 + 1.5x), and the design
@@ -146,8 +105,9 @@ fn one_d_problem(n: usize, bias: bool, seed: u64) -> (DMatrix<f64>, DVector<f64>
 fn laplace_gap(phi: &DMatrix<f64>, t: &DVector<f64>, alpha: &[f64], points: usize) -> f64 {
     let mode = irls_with(POISSON, phi, t, alpha, &DVector::zeros(alpha.len())).unwrap();
     let sd: Vec<f64> = mode.sigma_diagonal().iter().map(|s| s.sqrt()).collect();
-    let exact = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points);
-    let coarse = brute_force_log_ml(phi, t, alpha, mode.w.as_slice(), &sd, points / 2 + 1);
+    let f = |w: &DVector<f64>| log_posterior(phi, t, alpha, w);
+    let exact = brute_force_log_ml(&f, alpha, mode.w.as_slice(), &sd, points);
+    let coarse = brute_force_log_ml(&f, alpha, mode.w.as_slice(), &sd, points / 2 + 1);
     assert!((exact - coarse).abs() < 1e-9, "quadrature {exact} vs {coarse}");
     mode.laplace_log_ml(alpha) - exact
 }
@@ -195,42 +155,6 @@ fn the_mode_matches_scikit_learns_poisson_regressor() {
     assert!((mode.laplace_log_ml(&alpha) - laplace).abs() < 1e-9 * laplace.abs());
 }
 
-/// Sₘ, Qₘ of every column from the dense N × N matrix C = B⁻¹ + Φ_𝒜A⁻¹Φ_𝒜ᵀ and the
-/// linearised targets t̂ = Φ_𝒜w* + B⁻¹(t − y), B = diag yₙ.
-fn dense_statistics(
-    phi: &DMatrix<f64>,
-    t: &DVector<f64>,
-    active: &[usize],
-    alpha: &[f64],
-    w: &DVector<f64>,
-) -> Vec<(f64, f64)> {
-    let phi_a = phi.select_columns(active);
-    let a = &phi_a * w;
-    let y = a.map(f64::exp);
-    let t_hat = DVector::from_fn(t.len(), |n, _| a[n] + (t[n] - y[n]) / y[n]);
-    let mut c = DMatrix::from_diagonal(&y.map(|y| 1.0 / y));
-    for (j, &al) in alpha.iter().enumerate() {
-        let col = phi_a.column(j);
-        c += col * col.transpose() / al;
-    }
-    let c = c.cholesky().expect("C is positive definite");
-    (0..phi.ncols())
-        .map(|m| {
-            let col = phi.column(m).into_owned();
-            let solved = c.solve(&col);
-            (col.dot(&solved), solved.dot(&t_hat))
-        })
-        .collect()
-}
-
-/// The Laplace L recomputed densely: Ψ(w*) + ½Σ ln αᵢ − ½ ln|H|.
-fn dense_laplace(phi: &DMatrix<f64>, t: &DVector<f64>, active: &[usize], alpha: &[f64], w: &DVector<f64>) -> f64 {
-    let phi_a = phi.select_columns(active);
-    let h = hessian(&phi_a, alpha, w).cholesky().expect("H is positive definite");
-    let ln_det: f64 = 2.0 * h.l().diagonal().iter().map(|d| d.ln()).sum::<f64>();
-    log_posterior(&phi_a, t, alpha, w) + 0.5 * alpha.iter().map(|a| a.ln()).sum::<f64>() - 0.5 * ln_det
-}
-
 /// The seeded counts of the panel (N = 60) on the Gaussian kernel of width 0.1 with a bias.
 fn counts_problem() -> (DMatrix<f64>, DVector<f64>) {
     let data = Counts { n: 60, seed: 1 }.generate().unwrap();
@@ -250,11 +174,12 @@ fn fast_poisson_matches_the_dense_linearised_model_at_every_step() {
         let mut worst = 0.0_f64;
         loop {
             let (active, alpha, w) = (rvm.active().to_vec(), rvm.alpha().to_vec(), rvm.mode().w.clone());
-            let (g, scale) = gradient(&phi.select_columns(&active), &t, &alpha, &w);
+            let (g, scale) = gradient(COUNTS, &phi.select_columns(&active), &t, &alpha, &w);
             assert!(g.norm() <= 1e-8 * scale, "‖g‖ = {}", g.norm());
-            let laplace = dense_laplace(&phi, &t, &active, &alpha, &w);
+            let laplace = dense_laplace((COUNTS, log_posterior), &phi, &t, (&active, &alpha), &w);
             assert!((rvm.log_ml() - laplace).abs() <= 1e-9 * laplace.abs(), "{} vs {laplace}", rvm.log_ml());
-            for (m, (big_s, big_q)) in dense_statistics(&phi, &t, &active, &alpha, &w).into_iter().enumerate() {
+            for (m, (big_s, big_q)) in dense_statistics(COUNTS, &phi, &t, (&active, &alpha), &w).into_iter().enumerate()
+            {
                 let (s, q) = match active.iter().position(|&k| k == m) {
                     Some(j) => (alpha[j] * big_s / (alpha[j] - big_s), alpha[j] * big_q / (alpha[j] - big_s)),
                     None => (big_s, big_q),

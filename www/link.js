@@ -187,20 +187,14 @@ function decimal(m, decimals) {
   return `${m < 0 ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** The bytes of `pack`, written one at a time. */
 class Writer {
   constructor() {
-    this.buffer = new Uint8Array(1024);
-    this.length = 0;
+    this.out = [];
   }
 
   byte(value) {
-    if (this.length === this.buffer.length) {
-      const grown = new Uint8Array(this.buffer.length * 2);
-      grown.set(this.buffer);
-      this.buffer = grown;
-    }
-    this.buffer[this.length] = value;
-    this.length += 1;
+    this.out.push(value);
   }
 
   /** A whole number ≥ 0, seven bits a byte, the last byte's top bit clear (LEB128). */
@@ -220,7 +214,7 @@ class Writer {
   }
 
   bytes() {
-    return this.buffer.subarray(0, this.length);
+    return Uint8Array.from(this.out);
   }
 }
 

@@ -340,8 +340,7 @@ fn class_count(t: &[f64], (file, column): (&str, &str), classes: Option<usize>) 
 /// Checks that every target is a count, a whole number from 0 to [`MAX_COUNT`]: else an
 /// error naming the file, the data row and the value.
 fn check_counts(t: &[f64], (file, column): (&str, &str)) -> Result<(), CliError> {
-    let count = |v: f64| v.fract() == 0.0 && (0.0..=MAX_COUNT as f64).contains(&v);
-    match t.iter().enumerate().find(|&(_, &v)| !count(v)) {
+    match t.iter().enumerate().find(|&(_, &v)| !Likelihood::Poisson.admits(v)) {
         Some((row, value)) => Err(CliError::Labels(format!(
             "{file} data row {} (column {column}): {value} is not a count (counts are whole numbers from 0 to \
              {MAX_COUNT} for --likelihood poisson)",

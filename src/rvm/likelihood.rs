@@ -73,20 +73,29 @@ impl Likelihood {
     /// [`Error::NotFinite`] for NaN or ±∞, [`Error::OutOfRange`] (naming the admissible
     /// values) for any other value.
     pub fn check_targets(self, t: &DVector<f64>) -> Result<()> {
-        let max = match self {
-            Likelihood::Bernoulli => 1,
-            Likelihood::Poisson => MAX_COUNT,
-        };
-        let admissible = |v: f64| v.fract() == 0.0 && (0.0..=max as f64).contains(&v);
-        if let Some(&bad) = t.iter().find(|&&v| !admissible(v)) {
+        if let Some(&bad) = t.iter().find(|&&v| !self.admits(v)) {
             ensure_finite("t", bad)?;
             return Err(Error::OutOfRange {
                 name: "t",
                 value: bad.to_string(),
-                bound: Bound::WholeBetween { min: 0, max },
+                bound: Bound::WholeBetween { min: 0, max: self.largest_target() },
             });
         }
         Ok(())
+    }
+
+    /// Whether `t` is a target of this likelihood: a whole number from 0 to
+    /// [`Likelihood::largest_target`] (NaN and ±∞ are not).
+    pub fn admits(self, t: f64) -> bool {
+        t.fract() == 0.0 && (0.0..=self.largest_target() as f64).contains(&t)
+    }
+
+    /// The largest target: 1 for a label, [`MAX_COUNT`] for a count.
+    pub fn largest_target(self) -> u64 {
+        match self {
+            Likelihood::Bernoulli => 1,
+            Likelihood::Poisson => MAX_COUNT,
+        }
     }
 }
 

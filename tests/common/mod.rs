@@ -3,6 +3,7 @@
 #![allow(dead_code)] // each test binary uses a part
 
 pub mod fixtures;
+pub mod glm;
 pub mod softmax;
 pub mod svg;
 

@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { LessonError, validateLesson } from '../../www/lesson.js';
+import { seeded } from './seeded.mjs';
 
 const SEED = Number(process.env.LESSON_FUZZ_SEED ?? 20261806);
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 2000);
@@ -36,18 +37,6 @@ const PROBLEMS = ['not-object', 'not-text', 'no-steps', 'not-mathml', 'missing',
 
 /** The value as a lesson file holds it: through JSON text and back. */
 const json = (value) => JSON.parse(JSON.stringify(value));
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Values no field should take, and some it may. */
 const HOSTILE = [
@@ -159,7 +148,7 @@ test('every built-in lesson validates and round-trips through JSON', () => {
 });
 
 test(`${CASES} mutated lessons validate or throw a LessonError naming the step and field`, () => {
-  const random = generator(SEED);
+  const random = seeded(SEED);
   let accepted = 0;
   for (let n = 0; n < CASES; n += 1) {
     const [id, original] = LESSONS[n % LESSONS.length];

@@ -11,22 +11,11 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LINK_MAX, LinkError, QUERY_MAX, decodeFragment, encodeFragment, splitPairs } from '../../www/link.js';
 import { open, settled, start } from './browser.mjs';
-
-/** A seeded generator (mulberry32): the same numbers on every run. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './seeded.mjs';
 
 /** `n` points of a noisy sinusoid as `x:t,…` at four decimals, as the page writes them. */
 function pointsText(n, seed) {
-  const next = random(seed);
+  const next = seeded(seed);
   const round = (v) => Number(v.toFixed(4));
   return Array.from({ length: n }, () => {
     const x = round(next());
@@ -61,7 +50,7 @@ describe('the link codec', () => {
   });
 
   test('random number lists and texts round-trip; the numbers keep their values', async () => {
-    const next = random(7);
+    const next = seeded(7);
     for (let round = 0; round < 200; round += 1) {
       const group = 1 + Math.floor(next() * 3);
       const decimals = Math.floor(next() * 16);
