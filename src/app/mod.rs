@@ -17,6 +17,7 @@
 //! The wasm layer only forwards calls to a [`PanelModel`].
 
 pub mod background;
+pub mod centres;
 pub mod editing;
 pub mod fast_steps;
 pub mod labelled;

@@ -134,6 +134,7 @@ describe('defects found in real browsers', () => {
 describe('the keyboard reaches what a drag on the chart moves', () => {
   for (const [query, handles, key, moved] of [
     ['?panel=basis&basis=gaussian', 6, 'centres', (v) => v.startsWith('0:')],
+    ['?panel=fast-rvm&basis=gaussian&M=10', 9, 'centres', (v) => v.startsWith('0:')],
     ['?panel=evidence', 1, 'start', (v) => v === '-5.8:0'],
     ['?panel=gradient-descent', 1, 'start', (v) => v.split(':').length === 2],
     ['?panel=sparsity', 2, 't1', (v) => v === '1.1'],

@@ -68,6 +68,31 @@ describe('panel fast-rvm', () => {
     await page.context().close();
   });
 
+  test('on a Gaussian basis a drag of a centre (the triangles along the foot) restarts the run on the moved basis', async () => {
+    const page = await open(env, '?panel=fast-rvm&basis=gaussian&M=10&step=5');
+    await settled(page);
+    const handles = await page.evaluate(() => window.rvmLab.state.lab.handles());
+    assert.equal(handles.length, 9);
+    const [mu, foot] = handles[3].at;
+    const points = await page.evaluate(() => window.rvmLab.state.lab.points().length);
+    const n = await draws(page);
+    const from = await screenPoint(page, mu, foot);
+    const to = await screenPoint(page, 0.6, foot);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, to.y, { steps: 3 });
+    await page.mouse.move(to.x, to.y, { steps: 3 });
+    await page.mouse.up();
+    await waitForDraws(page, n + 1);
+    await page.waitForFunction(() => /^3:0\.(59|6)/.test(new URLSearchParams(location.search).get('centres') ?? ''));
+    assert.equal(await urlStep(page), '0', 'the run starts again');
+    assert.equal(await page.evaluate(() => window.rvmLab.state.lab.points().length), points, 'no point added');
+    const moved = await page.evaluate(() => window.rvmLab.state.lab.handles()[3].at[0]);
+    assert.ok(Math.abs(moved - 0.6) < 0.01, `μ₃ = ${moved}`);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
   test('classic and EM finish in the background, below the fast method’s L or level with it', async () => {
     const page = await open(env, '?panel=fast-rvm&N=30');
     await page.waitForFunction(() => document.querySelector('#working').hidden, null, { timeout: 60000 });

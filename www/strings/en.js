@@ -310,6 +310,7 @@ export default {
     'A linear model y(x, w) = Σⱼ wⱼφⱼ(x) is linear in w whatever the φⱼ are. Choose a family and see its functions; drag a triangle to move a Gaussian or sigmoid centre.',
   'legend.functions': 'basis functions φⱼ(x)',
   'legend.centres': 'centres μⱼ (drag)',
+  'legend.centres-kept': 'centres μⱼ (drag; black: in the model)',
   'panel.basis.chart': 'Plot of every basis function of the chosen family over x from 0 to 1, with triangles under the draggable centres',
   'chart.phi': 'φⱼ(x)',
   'choice.sigmoid': 'sigmoid σ((x−μⱼ)/s)',

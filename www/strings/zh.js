@@ -309,6 +309,7 @@ export default {
   'panel.basis.intro': '线性模型 y(x, w) = Σⱼ wⱼφⱼ(x) 对 w 是线性的，无论 φⱼ 取何种形式。选择一类基函数并观察；拖动三角形可移动高斯或 sigmoid 基函数的中心。',
   'legend.functions': '基函数 φⱼ(x)',
   'legend.centres': '中心 μⱼ（可拖动）',
+  'legend.centres-kept': '中心 μⱼ（可拖动；黑色：在模型中）',
   'panel.basis.chart': '所选类型的全部基函数在 x ∈ [0, 1] 上的图像，可拖动的中心以三角形标出',
   'chart.phi': 'φⱼ(x)',
   'choice.sigmoid': 'sigmoid σ((x−μⱼ)/s)',

@@ -1,18 +1,18 @@
 //! The basis-functions panel: every φⱼ(x) of the chosen family over [0, 1]; the
 //! centres of Gaussian and sigmoidal functions can be dragged along x.
 
+use crate::app::centres::{self, CENTRES_KEY, MovedCentres};
 use crate::app::plotted::{Plotted, tabulate_all};
-use std::collections::BTreeMap;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::panel::{Grab, Handle, Panel};
-use crate::app::params::{ParamSpec, parse_integer, parse_real};
+use crate::app::params::ParamSpec;
 use crate::app::report::{Message, Readout, Report, Sentence, Word};
 use crate::app::settings::Settings;
 use crate::app::settings::{BasisParams, DataParams, ParamGroup, X_RANGE, assign_in, value_in};
-use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
+use crate::basis::{Basis, BasisSpec, Family};
 use crate::error::{Error, Result};
 use crate::grid::evenly_spaced;
 use crate::plot::basis::{BasisScene, LEGEND, draw};
@@ -20,10 +20,6 @@ use crate::plot::{Labels, LegendEntry, PlotArea};
 
 /// Points at which the functions are drawn.
 const GRID_POINTS: usize = 301;
-/// A press grabs the nearest centre within this fraction of the x range.
-const GRAB_REACH: f64 = 0.04;
-/// Key of the moved centres, `j:μ,…` in the URL.
-const CENTRES_KEY: &str = "centres";
 
 /// The basis, the data its kernel family centres on, and the centres moved by hand.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,14 +28,14 @@ pub struct BasisSettings {
     pub basis: BasisParams,
     /// The training inputs (only the kernel family uses them).
     pub data: DataParams,
-    /// Centres moved by dragging: (index of the non-bias function, new μ).
-    pub moved: BTreeMap<usize, f64>,
+    /// Centres moved by dragging.
+    pub moved: MovedCentres,
 }
 
 impl Default for BasisSettings {
     fn default() -> Self {
         let spec = BasisSpec { family: Family::Gaussian, m: 6, width: 0.1, degree: 3, bias: false };
-        Self { basis: BasisParams::new(spec), data: DataParams::new(10, 0.2, 1), moved: BTreeMap::new() }
+        Self { basis: BasisParams::new(spec), data: DataParams::new(10, 0.2, 1), moved: MovedCentres::default() }
     }
 }
 
@@ -47,11 +43,7 @@ impl BasisSettings {
     /// The basis with the moved centres in place.
     fn basis(&self) -> Result<Basis> {
         let data = self.data.dataset()?;
-        let mut basis = self.basis.basis(&data.x)?;
-        for (&j, &mu) in &self.moved {
-            basis = basis.with_centre(j, mu)?;
-        }
-        Ok(basis)
+        self.moved.apply(self.basis.basis(&data.x)?)
     }
 }
 
@@ -64,7 +56,7 @@ impl Settings for BasisSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         if key == CENTRES_KEY {
-            self.moved = parse_moved(text)?;
+            self.moved = MovedCentres::parse(text)?;
             return Ok(());
         }
         if key == "noise" || key == crate::app::settings::POINTS_KEY {
@@ -80,7 +72,7 @@ impl Settings for BasisSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         match key {
-            CENTRES_KEY => Some(self.moved.iter().map(|(j, mu)| format!("{j}:{mu}")).collect::<Vec<_>>().join(",")),
+            CENTRES_KEY => Some(self.moved.text()),
             "noise" | crate::app::settings::POINTS_KEY => None,
             _ => value_in(&[&self.basis, &self.data], key),
         }
@@ -97,20 +89,6 @@ impl Settings for BasisSettings {
             _ => self.basis.is_active(key),
         }
     }
-}
-
-/// Parses `j:μ,j:μ,…`.
-fn parse_moved(text: &str) -> Result<BTreeMap<usize, f64>> {
-    text.split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|pair| {
-            let (j, mu) =
-                pair.split_once(':').ok_or_else(|| Error::NotFinite { name: "centre".into(), value: pair.into() })?;
-            // A centre is kept on the input range, where its handle can be seen and grabbed.
-            let mu = parse_real("μ", mu)?.clamp(X_RANGE.0, X_RANGE.1);
-            Ok((parse_integer("j", j, 0, MAX_BASIS_FUNCTIONS as u64)? as usize, mu))
-        })
-        .collect()
 }
 
 /// The functions on a grid, ready to draw.
@@ -137,9 +115,7 @@ impl Panel for BasisPanel {
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
         let rows: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
         let curves: Vec<Vec<f64>> = (0..basis.len()).map(|j| rows.iter().map(|r| r[j]).collect()).collect();
-        let offset = usize::from(basis.bias());
-        let handles =
-            basis.centres().map_or_else(Vec::new, |c| c.iter().enumerate().map(|(j, &mu)| (j + offset, mu)).collect());
+        let handles = centres::draggable(&basis);
         let family = settings.basis.spec.family;
         let rug = if family.count_is_free() { vec![] } else { settings.data.dataset()?.x };
         let values = curves.iter().flatten().copied();
@@ -171,31 +147,18 @@ impl Panel for BasisPanel {
 
     /// Grabs the centre nearest to x, if one is within reach.
     fn press(&self, _settings: &mut BasisSettings, x: f64, _y: f64) -> Result<Option<Grab>> {
-        let reach = GRAB_REACH * (self.scene.x_range.1 - self.scene.x_range.0);
-        let nearest =
-            self.scene.handles.iter().enumerate().min_by(|a, b| (a.1.1 - x).abs().total_cmp(&(b.1.1 - x).abs()));
-        Ok(nearest.filter(|(_, h)| (h.1 - x).abs() <= reach).map(|(k, _)| k))
+        Ok(centres::grab_nearest(&self.scene.handles, x))
     }
 
     /// Moves grabbed centre `grab` to x.
     fn drag(&self, settings: &mut BasisSettings, grab: Grab, x: f64, _y: f64) -> Result<()> {
-        settings.moved.insert(grab, ((x * 1e4).round() / 1e4).clamp(X_RANGE.0, X_RANGE.1));
+        settings.moved.drag(grab, x);
         Ok(())
     }
 
     /// The centres μⱼ, each moved along x by a hundredth of the range.
     fn handles(&self, _settings: &BasisSettings) -> Vec<Handle> {
-        let step = (X_RANGE.1 - X_RANGE.0) / 100.0;
-        (self.scene.handles.iter().enumerate())
-            .map(|(k, &(j, mu))| Handle {
-                key: "centre",
-                args: vec![("j", j.to_string())],
-                at: (mu, 0.0),
-                axes: ("x", None),
-                step: (step, 0.0),
-                grab: Some(k),
-            })
-            .collect()
+        centres::handles(&self.scene.handles, 0.0)
     }
 }
 

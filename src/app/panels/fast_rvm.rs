@@ -17,9 +17,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::app::background::Background;
+use crate::app::centres::{self, CENTRES_KEY, MovedCentres};
 use crate::app::fast_steps::{self, action_colour};
 use crate::app::lesson::HIGHLIGHT_KEY;
-use crate::app::panel::{Layout, Panel};
+use crate::app::panel::{Grab, Handle, Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report, Sentence};
@@ -54,6 +55,10 @@ const CLASSIC_SWEEPS: usize = 5_000;
 const MAX_STEPS: usize = 5_000;
 /// Points of the curves along x.
 const GRID: usize = 240;
+/// The centres' handles sit this fraction of the plot's height above its foot …
+const CENTRE_FOOT: f64 = 0.03;
+/// … and a press below this fraction grabs the nearest within reach.
+const CENTRE_STRIP: f64 = 0.08;
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
@@ -81,6 +86,9 @@ pub struct FastRvmSettings {
     /// The basis function drawn highlighted, with its λ(α) beside (a lesson's "look at
     /// φ₁₇"); `highlight=m` in the URL, column m of Φ (0 the bias).
     pub highlight: Option<usize>,
+    /// Centres of a Gaussian or sigmoidal basis moved by dragging: the run starts again on
+    /// the new basis.
+    pub moved: MovedCentres,
 }
 
 impl Default for FastRvmSettings {
@@ -92,6 +100,7 @@ impl Default for FastRvmSettings {
             alignment_test: true,
             estimate_noise: true,
             highlight: None,
+            moved: MovedCentres::default(),
         }
     }
 }
@@ -116,7 +125,14 @@ impl Settings for FastRvmSettings {
             "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
             HIGHLIGHT_KEY => self.highlight = parse_highlight(text)?,
-            _ => assign_in(&mut [&mut self.basis, &mut self.run], key, text)?,
+            CENTRES_KEY => self.moved = MovedCentres::parse(text)?,
+            _ => {
+                assign_in(&mut [&mut self.basis, &mut self.run], key, text)?;
+                // A new family or count renumbers the functions: moved centres no longer apply.
+                if self.basis.value(key).is_some() {
+                    self.moved.clear();
+                }
+            }
         }
         Ok(())
     }
@@ -127,6 +143,7 @@ impl Settings for FastRvmSettings {
             "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
             HIGHLIGHT_KEY => self.highlight?.to_string(),
+            CENTRES_KEY => self.moved.text(),
             _ => return value_in(&[&self.basis, &self.run], key),
         })
     }
@@ -138,6 +155,9 @@ impl Settings for FastRvmSettings {
     fn hidden_keys(&self) -> Vec<&'static str> {
         let mut keys = self.run.hidden_keys();
         keys.extend(self.highlight.map(|_| HIGHLIGHT_KEY));
+        if !self.moved.is_empty() {
+            keys.push(CENTRES_KEY);
+        }
         keys
     }
 }
@@ -163,6 +183,8 @@ pub struct FastRvmPanel {
     run: Run,
     /// The basis function drawn highlighted, a column of Φ.
     highlight: Option<usize>,
+    /// The centres a press can grab (a Gaussian or sigmoidal basis): (column of Φ, μ).
+    centres: Vec<(usize, f64)>,
 }
 
 /// The basis functions as functions of x, for drawing: the kernel at the data (a column
@@ -336,7 +358,7 @@ impl FastRvmPanel {
         };
         PredictiveScene {
             x_range: X_RANGE,
-            y_range: widen(self.data.t.iter().copied(), (-1.5, 1.5), 0.1),
+            y_range: self.y_range(),
             points: self.points(),
             truth,
             grid,
@@ -344,6 +366,31 @@ impl FastRvmPanel {
             std_dev,
             samples: vec![],
         }
+    }
+
+    /// The range of t shown: the data's, at least ±1.5.
+    fn y_range(&self) -> (f64, f64) {
+        widen(self.data.t.iter().copied(), (-1.5, 1.5), 0.1)
+    }
+
+    /// Where the centres' handles sit, just above the foot of the plot, and the top of the
+    /// strip along the foot in which a press grabs one.
+    fn centre_strip(&self) -> (f64, f64) {
+        let (y0, y1) = self.y_range();
+        (y0 + CENTRE_FOOT * (y1 - y0), y0 + CENTRE_STRIP * (y1 - y0))
+    }
+
+    /// The draggable centres as triangles along the foot of the plot: filled where the
+    /// function is in the model at the step shown, hollow where it is not.
+    fn draw_centres<DB: DrawingBackend>(&self, chart: &mut crate::plot::Chart<'_, DB>, scale: f64) -> Result<()> {
+        let active = self.current().map_or(&[][..], |run| run.active());
+        let foot = self.centre_strip().0;
+        let triangles = self.centres.iter().map(|&(m, mu)| {
+            let style = if active.contains(&m) { palette::INK.filled() } else { ACTIVE.stroke_width(px(1.5, scale)) };
+            TriangleMarker::new((mu, foot), px(7.0, scale), style)
+        });
+        chart.draw_series(triangles).map_err(drawing_error)?;
+        Ok(())
     }
 
     /// The data points of the relevance vectors of `run` (the bias has none).
@@ -388,6 +435,7 @@ impl FastRvmPanel {
             )
             .map_err(drawing_error)?;
         self.draw_candidate(&mut chart, &curve, scene.y_range, scale, labels)?;
+        self.draw_centres(&mut chart, scale)?;
         if let Some(m) = self.highlight {
             self.draw_highlight(&mut chart, m, &curve(m, 0.8 * scene.y_range.1), scale)?;
         }
@@ -497,12 +545,14 @@ impl Panel for FastRvmPanel {
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
         let data = settings.run.data.dataset()?;
         let spec = &settings.basis.spec;
+        let mut centres = vec![];
         let (columns, design) = if spec.family == Family::Kernel {
             let design = Design::Kernel(Box::new(KernelDesignInSlices::new(&data.x, spec.width, spec.bias)?));
             (Columns::Kernel { width: spec.width, bias: spec.bias }, design)
         } else {
-            let basis = settings.basis.basis(&data.x)?;
+            let basis = settings.moved.apply(settings.basis.basis(&data.x)?)?;
             let design = Design::Ready(basis.design_matrix(&data.x)?);
+            centres = centres::draggable(&basis);
             (Columns::Basis(basis), design)
         };
         let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
@@ -527,7 +577,7 @@ impl Panel for FastRvmPanel {
             None => Run::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
         };
         let noise = settings.run.data.noise;
-        Ok(Self { noise, data, columns, run, highlight })
+        Ok(Self { noise, data, columns, run, highlight, centres })
     }
 
     /// Another highlighted basis function: the run stays.
@@ -629,6 +679,27 @@ impl Panel for FastRvmPanel {
         Some(&mut settings.run)
     }
 
+    /// A press along the foot of the plot near a centre grabs it; elsewhere it adds a point.
+    fn press(&self, settings: &mut FastRvmSettings, x: f64, y: f64) -> Result<Option<Grab>> {
+        let grab = (y <= self.centre_strip().1).then(|| centres::grab_nearest(&self.centres, x)).flatten();
+        if grab.is_none() {
+            settings.run.add_point(x, y)?;
+        }
+        Ok(grab)
+    }
+
+    /// The grabbed centre moved to x: a new basis, so the run starts again.
+    fn drag(&self, settings: &mut FastRvmSettings, grab: Grab, x: f64, _y: f64) -> Result<()> {
+        settings.moved.drag(grab, x);
+        settings.run.frame = 0;
+        Ok(())
+    }
+
+    /// The centres of a Gaussian or sigmoidal basis, each moved along x.
+    fn handles(&self, _settings: &FastRvmSettings) -> Vec<Handle> {
+        centres::handles(&self.centres, self.centre_strip().0)
+    }
+
     fn player(&self) -> Option<&dyn Player> {
         match &self.run {
             Run::Recording(recording) => Some(&recording.replay),
@@ -713,6 +784,9 @@ impl FastRvmPanel {
         if self.highlight.is_some() {
             legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
         }
+        if !self.centres.is_empty() {
+            legend.push(LegendEntry { key: "centres-kept", colour: "#222222", mark: Mark::Dot });
+        }
         legend
     }
 }
@@ -752,6 +826,60 @@ mod tests {
         let mut whole = FastRvm::new(problem, options).unwrap();
         whole.run().unwrap();
         assert_eq!(panel.panel().events(), whole.events());
+    }
+
+    #[test]
+    fn dragging_a_gaussian_centre_restarts_the_run_on_the_moved_basis() {
+        let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
+        for (key, value) in [("basis", "gaussian"), ("M", "10"), ("s", "0.1"), ("step", "4")] {
+            panel.set(key, value).unwrap();
+        }
+        while panel.work(Budget::unlimited()) {}
+        let handles = PanelModel::handles(&panel);
+        assert_eq!(handles.len(), 9, "one per centre, the bias has none");
+        assert_eq!((handles[3].key, handles[3].at.0), ("centre", 0.375));
+        assert_eq!(handles[3].args, vec![("j", "4".to_owned())], "φ₄, after the bias");
+        let foot = handles[3].at.1;
+        // A press at the foot near μ₃ = 0.375 grabs it; a drag moves it and restarts the run.
+        assert!(!PanelModel::press(&mut panel, 0.38, foot).unwrap(), "a grab changes nothing yet");
+        assert_eq!(panel.points().len(), 50, "no point added");
+        assert!(PanelModel::drag(&mut panel, 0.6, foot).unwrap());
+        PanelModel::release(&mut panel);
+        assert_eq!(panel.value("centres").as_deref(), Some("3:0.6"));
+        assert_eq!(panel.value("step").as_deref(), Some("0"), "the run starts again");
+        while panel.work(Budget::unlimited()) {}
+        let last = panel.report().position.unwrap().1;
+        panel.set("step", &last.to_string()).unwrap();
+        // The same run straight from the library, on the Gaussian basis with μ₃ = 0.6.
+        let data = FastRvmSettings::default().run.data.dataset().unwrap();
+        let spec = BasisSpec { family: Family::Gaussian, m: 10, width: 0.1, degree: 3, bias: true };
+        let basis = Basis::from_spec(&spec, X_RANGE, &data.x).unwrap().with_centre(3, 0.6).unwrap();
+        assert_eq!(basis.centres().unwrap()[3], 0.6);
+        let problem = Arc::new(Problem::new(basis.design_matrix(&data.x).unwrap(), DVector::from_vec(data.t)).unwrap());
+        let options = FastSettings { seed: 1, max_steps: MAX_STEPS, ..FastSettings::default() };
+        let mut direct = FastRvm::new(problem, options).unwrap();
+        direct.run().unwrap();
+        assert_eq!(panel.panel().events(), direct.events());
+        // The permalink reproduces it; a new M renumbers the functions and drops the move.
+        let mut again = Live::<FastRvmPanel>::try_default().unwrap();
+        assert!(again.apply_query(&panel.query()).is_empty());
+        assert_eq!(again.value("centres").as_deref(), Some("3:0.6"));
+        panel.set("M", "11").unwrap();
+        assert_eq!(panel.value("centres").as_deref(), Some(""));
+        // Above the strip along the foot, or far from every centre, a press adds a point.
+        let before = panel.points().len();
+        PanelModel::press(&mut panel, 0.38, 0.9).unwrap();
+        PanelModel::release(&mut panel);
+        assert_eq!(panel.points().len(), before + 1);
+    }
+
+    #[test]
+    fn on_the_kernel_basis_no_centre_is_grabbed() {
+        let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
+        assert!(PanelModel::handles(&panel).is_empty());
+        let before = panel.points().len();
+        PanelModel::press(&mut panel, 0.38, -1.7).unwrap();
+        assert_eq!(panel.points().len(), before + 1, "a press adds a point, as before");
     }
 
     #[test]
