@@ -325,11 +325,13 @@ fn assign_pairs(
     notices
 }
 
-/// The keys of `pairs` in order, those of `last` moved to the end (a URL's frame goes after
-/// its data, which would start the run again).
+/// The keys of `pairs` in order, but the moved centres after the basis they move (a new
+/// basis forgets them) and those of `last` at the end (a URL's frame goes after its data,
+/// which would start the run again).
 fn frame_last<'a>(pairs: &'a [(String, String)], last: Option<&str>) -> Vec<&'a (String, String)> {
     let (frames, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(key, _)| Some(key.as_str()) == last);
-    rest.into_iter().chain(frames).collect()
+    let (centres, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(key, _)| key == super::centres::CENTRES_KEY);
+    rest.into_iter().chain(centres).chain(frames).collect()
 }
 
 /// What the page knows of a panel before any state: its controls and its layout.

@@ -864,6 +864,12 @@ mod tests {
         let mut again = Live::<FastRvmPanel>::try_default().unwrap();
         assert!(again.apply_query(&panel.query()).is_empty());
         assert_eq!(again.value("centres").as_deref(), Some("3:0.6"));
+        // Whatever the order of its keys: the centres apply to the basis of the link.
+        let mut reversed = panel.query();
+        reversed.reverse();
+        let mut again = Live::<FastRvmPanel>::try_default().unwrap();
+        assert!(again.apply_query(&reversed).is_empty());
+        assert_eq!(again.query(), panel.query());
         panel.set("M", "11").unwrap();
         assert_eq!(panel.value("centres").as_deref(), Some(""));
         // Above the strip along the foot, or far from every centre, a press adds a point.
