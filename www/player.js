@@ -141,7 +141,8 @@ export function startWork() {
 }
 
 function renderWork(more) {
-  const progress = readReport().work;
+  // Only where the work stands: the whole report is read when the chart is drawn.
+  const progress = call(() => state.lab.workProgress());
   const box = $('#working');
   box.hidden = !more || !progress;
   document.body.dataset.working = more ? '1' : '0';

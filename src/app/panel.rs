@@ -436,6 +436,9 @@ pub trait PanelModel {
     /// Continues the work left over from the last change within `budget`; `true` while
     /// more remains.
     fn work(&mut self, budget: Budget) -> bool;
+    /// Where that work stands, [`Report::work`] alone (the progress bar after each slice
+    /// reads only this).
+    fn work_progress(&self) -> Option<(usize, usize)>;
     /// Everything shown beside the chart, and where the animation and the work stand.
     fn report(&self) -> Report;
     /// What the chart plots, as tables ([`Panel::plotted`]).
@@ -572,6 +575,10 @@ impl<P: Panel> PanelModel for Live<P> {
     fn work(&mut self, mut budget: Budget) -> bool {
         // The frame setting stays the one asked for while the work catches up with it.
         self.panel.work(&mut budget)
+    }
+
+    fn work_progress(&self) -> Option<(usize, usize)> {
+        self.panel.work_progress()
     }
 
     fn report(&self) -> Report {

@@ -15,7 +15,16 @@
 //! tie is accepted; a step whose predicted rise ½gᵀH⁻¹g is below 10⁻¹²(1 + |Ψ|) is taken
 //! whole, since Ψ's rounding could not judge it). The search stops when ‖g‖ ≤
 //! [`IRLS_TOLERANCE`] times the size of g's terms, i.e. when they cancel to that relative
-//! accuracy. A page gives the search a few milliseconds at a time ([`NewtonSearch::step_within`]);
+//! accuracy.
+//!
+//! Forming and factorising H is almost all the work (P³/6 multiply-adds for P weights, a
+//! pass P·N·K), so after a Newton step the search keeps that factor and takes *chord* steps
+//! w ← w + λ H₀⁻¹g with it (the simplified Newton method; Dennis & Schnabel 1996, §5.4) while
+//! each one at least halves ‖g‖ ([`CHORD_CONTRACTION`]); when one does not, H is formed and
+//! factorised afresh where the search stands. H₀ is positive definite, so a chord step rises
+//! like a Newton step, and the stopping test is the same; only at the mode is H factorised
+//! once more, for the Laplace approximation. A search from a nearby start (every classic
+//! sweep after the first) then takes two factorisations instead of one per Newton step. A page gives the search a few milliseconds at a time ([`NewtonSearch::step_within`]);
 //! run to its end it is the models' `irls`. The classic sweeps around it (Σ's diagonal, α
 //! re-estimated, the new mode) go in pieces the same way ([`sweep_within`]).
 
@@ -23,6 +32,16 @@ use nalgebra::{DMatrix, DVector};
 
 use super::Sweep;
 use super::classification::{IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, SETTLED};
+
+/// A chord step is taken while ‖g‖ falls at least by this factor a step; after a step that
+/// does not, H is factorised afresh.
+pub const CHORD_CONTRACTION: f64 = 0.5;
+
+/// Chord steps are taken when a factorisation costs at least this many passes.
+const CHORD_PAYS: usize = 16;
+
+/// Most chord steps with one factor: 60 halvings of ‖g‖ are past any rounding.
+const MAX_CHORD_STEPS: usize = 60;
 use crate::error::{Error, Result};
 use crate::linalg::{CholeskyFactor, CholeskyInSlices, InverseDiagonalInSlices, MULTIPLY_ADDS_PER_UNIT};
 use crate::solver::{Budget, Solver};
@@ -79,9 +98,12 @@ pub struct NewtonSearch<P: Posterior> {
     /// The weights now, and Ψ there.
     v: DVector<f64>,
     psi: f64,
-    /// Newton steps taken.
+    /// Newton steps taken (each with H formed and factorised where it starts).
     iterations: usize,
     phase: Phase<P::At>,
+    /// The factor of H at an earlier point of the search, for chord steps, with ‖g‖ where
+    /// the last step was taken from, and the chord steps taken with it.
+    chord: Option<(CholeskyFactor, f64, usize)>,
 }
 
 /// Where a [`NewtonSearch`] is in its Newton step.
@@ -100,7 +122,7 @@ impl<P: Posterior> NewtonSearch<P> {
     /// length).
     pub fn new(posterior: P, start: DVector<f64>) -> Self {
         let psi = posterior.log_posterior(&start);
-        Self { posterior, v: start, psi, iterations: 0, phase: Phase::Pass }
+        Self { posterior, v: start, psi, iterations: 0, phase: Phase::Pass, chord: None }
     }
 
     /// The log posterior searched.
@@ -132,8 +154,10 @@ impl<P: Posterior> NewtonSearch<P> {
                 Phase::Pass => {
                     let (at, g, size) = self.posterior.at(&self.v);
                     budget.spend(self.posterior.pass_cost() / MULTIPLY_ADDS_PER_UNIT + 1);
-                    let p = self.v.len();
-                    self.phase = Phase::Hessian { at, g, size, h: DMatrix::zeros(p, p), piece: 0 };
+                    if !self.chord_step(&g) {
+                        let p = self.v.len();
+                        self.phase = Phase::Hessian { at, g, size, h: DMatrix::zeros(p, p), piece: 0 };
+                    }
                 }
                 Phase::Hessian { at, g, size, mut h, piece } => {
                     let work = self.posterior.hessian_piece(&at, piece, &mut h);
@@ -159,7 +183,7 @@ impl<P: Posterior> NewtonSearch<P> {
     }
 
     /// With H factorised at the weights: the mode if the gradient is small enough, else the
-    /// Newton step, halved while Ψ would fall, taken.
+    /// Newton step, halved while Ψ would fall, taken; the factor is kept for chord steps.
     fn newton_step(
         &mut self,
         at: P::At,
@@ -175,22 +199,59 @@ impl<P: Posterior> NewtonSearch<P> {
         if self.iterations == IRLS_MAX_ITERATIONS {
             return Err(Error::NotConverged { algorithm: "IRLS", iterations: IRLS_MAX_ITERATIONS });
         }
-        let step = factor.solve(g);
-        // The rise Newton's quadratic model predicts, ½gᵀH⁻¹g: once it is below rounding
-        // in Ψ, Ψ cannot judge the step, and the full step is taken.
-        let settled = 0.5 * g.dot(&step) <= SETTLED * (1.0 + self.psi.abs());
+        if !self.step_along(&factor.solve(g), g) {
+            return Err(Error::NotConverged { algorithm: "IRLS", iterations: self.iterations });
+        }
+        self.iterations += 1;
+        if self.chord_pays(factor.dim()) {
+            self.chord = Some((factor, g.norm(), 0));
+        }
+        Ok(None)
+    }
+
+    /// Whether chord steps pay for P weights: when a factorisation (P³/6 multiply-adds, and
+    /// as many again to form H) costs [`CHORD_PAYS`] passes or more. Otherwise (a few
+    /// weights: the fast classifier's every step, late sweeps) the passes are the work, and
+    /// Newton's method needs fewer of them.
+    fn chord_pays(&self, p: usize) -> bool {
+        p * p * p / 3 >= CHORD_PAYS * self.posterior.pass_cost()
+    }
+
+    /// A chord step with the kept factor, if there is one and the last step at least halved
+    /// ‖g‖ ([`CHORD_CONTRACTION`]); `false` (the factor dropped) when H is to be factorised
+    /// where the search stands. The steps go on past the stopping test while they halve ‖g‖,
+    /// down to Ψ's rounding, as a last Newton step would (its error is squared).
+    fn chord_step(&mut self, g: &DVector<f64>) -> bool {
+        let Some((factor, last, steps)) = self.chord.take() else { return false };
+        let norm = g.norm();
+        if norm == 0.0 || norm > CHORD_CONTRACTION * last || steps == MAX_CHORD_STEPS {
+            return false;
+        }
+        // A chord step that cannot rise (rounding) gives way to a Newton step.
+        if !self.step_along(&factor.solve(g), g) {
+            return false;
+        }
+        self.chord = Some((factor, norm, steps + 1));
+        true
+    }
+
+    /// Takes the step `step` (H⁻¹g for a positive-definite H), halved while Ψ would fall;
+    /// `false` if no halving keeps Ψ from falling.
+    fn step_along(&mut self, step: &DVector<f64>, g: &DVector<f64>) -> bool {
+        // The rise the quadratic model predicts, ½gᵀH⁻¹g: once it is below rounding in Ψ,
+        // Ψ cannot judge the step, and the full step is taken.
+        let settled = 0.5 * g.dot(step) <= SETTLED * (1.0 + self.psi.abs());
         let mut lambda = 1.0;
         for _ in 0..MAX_HALVINGS {
-            let trial = &self.v + &step * lambda;
+            let trial = &self.v + step * lambda;
             let trial_psi = self.posterior.log_posterior(&trial);
             if trial_psi >= self.psi || settled {
                 (self.v, self.psi) = (trial, trial_psi);
-                self.iterations += 1;
-                return Ok(None);
+                return true;
             }
             lambda *= 0.5;
         }
-        Err(Error::NotConverged { algorithm: "IRLS", iterations: self.iterations })
+        false
     }
 
     /// The search run to its end.

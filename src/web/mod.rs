@@ -319,6 +319,14 @@ impl Lab {
         self.panel.work(Budget::millis(ms))
     }
 
+    /// Where the work left over stands, `[done, total]`, or undefined when there is none:
+    /// what the progress bar shows after each slice (a whole [`Lab::report`] is read only
+    /// when the chart is drawn).
+    #[wasm_bindgen(js_name = workProgress)]
+    pub fn work_progress(&self) -> JsValue {
+        self.panel.work_progress().to_js()
+    }
+
     /// Everything shown beside the chart, at once: `{readouts: [{key, value}], tables:
     /// [{key, columns: [key], rows: [[{label} | {number}]]}], messages: [{code, args,
     /// warning}], legend: [{key, colour, mark}], position: [shown, last] | undefined, work:
