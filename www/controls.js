@@ -9,7 +9,7 @@ import { syncPoints } from './points.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { writeUrl } from './url.js';
-import { show } from './view.js';
+import { drawNow, show } from './view.js';
 import { call } from './wasm.js';
 
 /** Shortest text that keeps `sig` significant digits: 10**0.30103 → "2". */
@@ -176,5 +176,6 @@ function setParamSoon(key, text) {
     const pending = [...state.pending];
     state.pending.clear();
     for (const [k, v] of pending) setParam(k, v);
+    drawNow();
   });
 }

@@ -6,7 +6,7 @@ import { syncControls } from './controls.js';
 import { clearErrors } from './errors.js';
 import { $, state, t } from './state.js';
 import { writeUrl } from './url.js';
-import { renderReports, schedule, show } from './view.js';
+import { drawNow, renderReports, schedule, show } from './view.js';
 import { call, readReport } from './wasm.js';
 
 /**
@@ -37,6 +37,7 @@ export function play() {
     const steps = Math.floor(owed);
     owed -= steps;
     const more = steps === 0 || advance(steps);
+    drawNow();
     if (more) requestAnimationFrame(tick);
     else pause();
   };

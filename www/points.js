@@ -8,6 +8,7 @@ import { attempt } from './controls.js';
 import { showCoordinate } from './handles.js';
 import { pressEdits } from './stage.js';
 import { $, state, t } from './state.js';
+import { drawNow } from './view.js';
 import { call } from './wasm.js';
 
 /** How near a point a press must land to hold it, in CSS pixels (a finger is coarser). */
@@ -62,6 +63,7 @@ export function wirePointer() {
         const at = pending;
         pending = null;
         if (held && !state.dead) attempt('add-point', () => state.lab.dragToPixel(...at));
+        drawNow();
       });
     }
   });
