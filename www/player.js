@@ -127,7 +127,8 @@ export function startWork() {
     }
     renderWork(more);
     const now = performance.now();
-    const redraw = !more || now - drawn >= REDRAW_MS;
+    // Drawing takes at most a tenth of the time: on a slow phone the chart follows less often.
+    const redraw = !more || now - drawn >= Math.max(REDRAW_MS, 10 * state.drawMs);
     if (redraw) {
       drawn = now;
       schedule();

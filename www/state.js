@@ -35,6 +35,9 @@ export const state = {
    *  pixel, zoom included. */
   zoom: 1,
   drawScale: 1,
+  /** How long the last drawing of the chart took (ms): background work redraws less often
+   *  where drawing is slow (a phone). */
+  drawMs: 0,
   /** Whether the report text already shows the state the next frame draws (`show()`). */
   reportsShown: false,
 };

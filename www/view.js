@@ -65,16 +65,19 @@ function render() {
   const pixels = onScreen * (window.devicePixelRatio || 1);
   const zoom = textZoom(onScreen);
   sizeStageText(zoom);
-  canvas.width = Math.round(width * pixels);
-  canvas.height = Math.round(height * pixels);
+  // A new size reallocates the backing store; the same size keeps it (Rust clears it).
+  const [w, h] = [Math.round(width * pixels), Math.round(height * pixels)];
+  if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
   state.zoom = zoom;
   state.drawScale = pixels * zoom;
+  const start = performance.now();
   try {
     call(() => state.lab.draw(canvas, state.drawScale));
   } catch (error) {
     if (!state.dead) showError('draw', error);
     return;
   }
+  state.drawMs = performance.now() - start;
   $('#loading').hidden = true;
   reportHeight();
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
