@@ -20,7 +20,7 @@ import { LANGUAGES, STRINGS, loadLanguage, translate } from './i18n.js';
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
-import { advance, pause, play, restart, startWork, stepBack } from './player.js';
+import { advance, nextTask, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
@@ -195,6 +195,10 @@ async function main() {
     banner.hidden = false;
     return;
   }
+  // The module's compilation and our first use of it (its code compiled as it first runs)
+  // are separate tasks, so that neither blocks input for long.
+  const yieldTask = () => new Promise((resolve) => nextTask(resolve));
+  await yieldTask();
   const page = readPageParams(query);
   Object.assign(state, { lang: page.lang, embed: page.embed, notices: page.notices });
   document.body.classList.toggle('embed', state.embed);
@@ -217,6 +221,7 @@ async function main() {
   // A large state's long values travel in the fragment (link.js).
   pairs.push(...(await readFragment()));
   wireEvents();
+  await yieldTask();
   openPanel(page.panel, pairs);
   await fillLessonMenu();
   if (lessonId) {

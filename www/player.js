@@ -97,7 +97,7 @@ const SLICE_MS = 10;
 const REDRAW_MS = 100;
 
 /** Runs `task` as a new task after the ones queued now (sooner than setTimeout's 4 ms). */
-const nextTask = (() => {
+export const nextTask = (() => {
   const channel = new MessageChannel();
   const queue = [];
   channel.port1.onmessage = () => queue.shift()?.();
