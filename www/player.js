@@ -117,6 +117,7 @@ export function startWork() {
   if (!progress || progress[0] >= progress[1]) return;
   state.working = true;
   let drawn = performance.now();
+  let waiting = true;
   const slice = () => {
     if (state.dead) return;
     let more = false;
@@ -125,10 +126,14 @@ export function startWork() {
     } catch {
       more = false;
     }
-    renderWork(more);
+    const stillWaiting = renderWork(more);
+    const arrived = waiting && !stillWaiting;
+    waiting = stillWaiting;
     const now = performance.now();
-    // Drawing takes at most a tenth of the time: on a slow phone the chart follows less often.
-    const redraw = !more || now - drawn >= Math.max(REDRAW_MS, 10 * state.drawMs);
+    // The frame asked for (a run being prepared, a sweep of a permalink) is drawn as soon as
+    // it is there; after that, drawing takes at most a tenth of the time: on a slow phone the
+    // chart follows less often.
+    const redraw = !more || arrived || now - drawn >= Math.max(REDRAW_MS, 10 * state.drawMs);
     if (redraw) {
       drawn = now;
       schedule();
@@ -142,14 +147,17 @@ export function startWork() {
   afterFrame(slice);
 }
 
+/** Shows where the work stands (only that: the whole report is read when the chart is
+ *  drawn); returns whether the frame asked for is still to come. */
 function renderWork(more) {
-  // Only where the work stands: the whole report is read when the chart is drawn.
-  const progress = call(() => state.lab.workProgress());
+  const { progress, waiting } = call(() => state.lab.workProgress());
   const box = $('#working');
   box.hidden = !more || !progress;
   document.body.dataset.working = more ? '1' : '0';
-  if (!progress) return;
-  const bar = $('#work-progress');
-  bar.max = Math.max(progress[1], 1);
-  bar.value = progress[0];
+  if (progress) {
+    const bar = $('#work-progress');
+    bar.max = Math.max(progress[1], 1);
+    bar.value = progress[0];
+  }
+  return waiting;
 }

@@ -437,8 +437,8 @@ pub trait PanelModel {
     /// more remains.
     fn work(&mut self, budget: Budget) -> bool;
     /// Where that work stands, [`Report::work`] alone (the progress bar after each slice
-    /// reads only this).
-    fn work_progress(&self) -> Option<(usize, usize)>;
+    /// reads only this), and whether the frame asked for is still to come.
+    fn work_progress(&self) -> (Option<(usize, usize)>, bool);
     /// Everything shown beside the chart, and where the animation and the work stand.
     fn report(&self) -> Report;
     /// What the chart plots, as tables ([`Panel::plotted`]).
@@ -577,8 +577,8 @@ impl<P: Panel> PanelModel for Live<P> {
         self.panel.work(&mut budget)
     }
 
-    fn work_progress(&self) -> Option<(usize, usize)> {
-        self.panel.work_progress()
+    fn work_progress(&self) -> (Option<(usize, usize)>, bool) {
+        (self.panel.work_progress(), self.panel.player().is_some_and(|player| player.waiting()))
     }
 
     fn report(&self) -> Report {

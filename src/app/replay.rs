@@ -59,6 +59,10 @@ impl Player for Waiting {
         (0, 0)
     }
 
+    fn waiting(&self) -> bool {
+        true
+    }
+
     fn key(&self) -> Option<&'static str> {
         self.key
     }
@@ -87,6 +91,9 @@ pub trait Player {
     fn position(&self) -> (usize, usize);
     /// The setting that records the frame shown (so that the URL follows it), if any.
     fn key(&self) -> Option<&'static str>;
+    /// Whether the frame asked for is not there yet (the work goes on towards it): the page
+    /// draws the change as soon as it is.
+    fn waiting(&self) -> bool;
 }
 
 /// Frames a [`Replay`] moves over.
@@ -177,6 +184,10 @@ impl<F: Frames> Player for Replay<F> {
 
     fn position(&self) -> (usize, usize) {
         (self.shown, self.frames.last())
+    }
+
+    fn waiting(&self) -> bool {
+        self.wanted > self.shown
     }
 
     fn key(&self) -> Option<&'static str> {

@@ -319,12 +319,17 @@ impl Lab {
         self.panel.work(Budget::millis(ms))
     }
 
-    /// Where the work left over stands, `[done, total]`, or undefined when there is none:
+    /// Where the work left over stands, `{progress: [done, total] | undefined, waiting}`:
     /// what the progress bar shows after each slice (a whole [`Lab::report`] is read only
-    /// when the chart is drawn).
+    /// when the chart is drawn), and whether the frame asked for is still to come (once it
+    /// is there the page draws it).
     #[wasm_bindgen(js_name = workProgress)]
     pub fn work_progress(&self) -> JsValue {
-        self.panel.work_progress().to_js()
+        let (progress, waiting) = self.panel.work_progress();
+        let object = js_sys::Object::new();
+        set_property(&object, "progress", &progress.to_js());
+        set_property(&object, "waiting", &waiting.to_js());
+        object.into()
     }
 
     /// Everything shown beside the chart, at once: `{readouts: [{key, value}], tables:
