@@ -5,20 +5,19 @@
 //! step, the λ curve of that basis function and the event log. The classic re-estimation
 //! runs in the background for comparison.
 
-use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
-use std::sync::Arc;
+use crate::app::plotted::{Plotted, Tabulate};
 
 use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::background::Background;
-use crate::app::fast_steps::{self, action_colour};
+use crate::app::fast_steps::action_colour;
+use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle};
-use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
-use crate::app::report::{Message, Readout, Report, Word};
+use crate::app::replay::Player;
+use crate::app::report::{Readout, Report, Word};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
@@ -26,18 +25,15 @@ use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
-use crate::rvm::classification::{
-    ClassicRvmClassifier, ClassifierSettings, ClassifierStart, FastRvmClassifier, accuracy, sigmoid,
-};
-use crate::rvm::{Event, FastSettings, Problem, Selection};
+use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
+use crate::rvm::likelihood::Likelihood;
+use crate::rvm::{Event, FastSettings, Selection};
 use crate::solver::Budget;
 
 /// Most data points: a run stays within a few frames.
-const MAX_N: usize = 400;
+pub const MAX_N: usize = 400;
 /// The classic re-estimation costs O(M³) a sweep: it is compared up to this N.
-const COMPARE_MAX_N: usize = 200;
-/// Sweeps the classic method may take.
-const CLASSIC_SWEEPS: usize = 2_000;
+pub const COMPARE_MAX_N: usize = 200;
 /// Most steps of a fast run.
 const MAX_STEPS: usize = 3_000;
 /// Cells of the probability map along each axis.
@@ -112,52 +108,21 @@ impl Settings for ClassificationSettings {
 pub struct ClassificationPanel {
     data: LabelledPoints,
     width: f64,
-    replay: Replay<Checkpointed<FastRvmClassifier>>,
+    /// The fast run and, when N ≤ [`COMPARE_MAX_N`], the classic one.
+    run: GlmRun,
     /// The square shown: the data's bounding box with a margin.
     range: ((f64, f64), (f64, f64)),
-    /// Classic re-estimation, when N ≤ [`COMPARE_MAX_N`]: set up in the background work
-    /// (its first fit, with every basis function, is a Cholesky of order N + 1 per Newton
-    /// step), after the fast run.
-    comparison: Option<Comparison>,
-}
-
-/// The classic comparison: its first fit (every basis function in: the largest Hessian of
-/// the run) made in the background a piece at a time, then its sweeps.
-#[derive(Debug, Clone)]
-enum Comparison {
-    Starting(Box<ClassifierStart>),
-    Running(Box<Background<ClassicRvmClassifier>>),
-}
-
-impl Comparison {
-    /// The run, once its first fit is made.
-    fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
-        match self {
-            Comparison::Running(run) => Some(run),
-            Comparison::Starting(..) => None,
-        }
-    }
-
-    /// Sweeps done and in all, for the progress bar (none done while waiting).
-    fn progress(&self) -> (usize, usize) {
-        self.running().map_or((0, CLASSIC_SWEEPS), |run| run.progress())
-    }
-
-    /// Whether it has nothing left to do.
-    fn is_done(&self) -> bool {
-        self.running().is_some_and(|run| run.is_done())
-    }
 }
 
 impl ClassificationPanel {
     /// The run at the step shown.
     pub fn current(&self) -> &FastRvmClassifier {
-        self.replay.frames().current()
+        self.run.current()
     }
 
     /// Every event of the run to its end.
     pub fn events(&self) -> &[Event] {
-        self.replay.frames().end().events()
+        self.run.events()
     }
 
     /// The input a column of the design is centred on (`None`: the bias, column 0).
@@ -192,7 +157,7 @@ impl ClassificationPanel {
     /// The map chart of the step shown.
     fn map_chart(&self) -> ClassMapChart {
         let run = self.current();
-        let event = &self.events()[self.replay.shown()];
+        let event = self.run.event();
         let highlight = event.basis.and_then(|m| Some((self.centre(m)?, action_colour(event.action)?)));
         ClassMapChart {
             map: self.map(),
@@ -218,7 +183,6 @@ impl Panel for ClassificationPanel {
         }
         let design = kernel_design_2d(&data.x, settings.width, true)?;
         let t = DVector::from_column_slice(&data.t);
-        let problem = Arc::new(Problem::new(design.clone(), t.clone())?);
         let options = FastSettings {
             selection: settings.selection,
             alignment_test: settings.alignment_test,
@@ -226,81 +190,43 @@ impl Panel for ClassificationPanel {
             max_steps: MAX_STEPS,
             ..FastSettings::default()
         };
-        let run = Checkpointed::start(FastRvmClassifier::new(problem, options)?, &mut Budget::units(FIRST_SLICE))?;
-        let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
-        // A comparison that cannot start is left out, as the fast run is the panel's.
-        let comparison = (data.x.len() <= COMPARE_MAX_N)
-            .then(|| ClassifierStart::new(design, t, ClassifierSettings::default()).ok())
-            .flatten()
-            .map(|start| Comparison::Starting(Box::new(start)));
-        Ok(Self { range: square_around(&data.x), data, width: settings.width, replay, comparison })
+        let compare = data.x.len() <= COMPARE_MAX_N;
+        let run = GlmRun::start(Likelihood::Bernoulli, (design, t), options, settings.run.frame, compare)?;
+        Ok(Self { range: square_around(&data.x), data, width: settings.width, run })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, crate::plot::classes::MAP_SHARE);
         let area = self.map_chart().draw(&main, scale, labels)?;
-        let shown = self.replay.shown();
-        let y_name = ("laplace-log-ml", "ln p(t|α) (Laplace)");
-        fast_steps::likelihood_chart(self.events(), shown, y_name).draw(&upper, scale, labels)?;
-        if let Some(chart) = fast_steps::lambda_chart(self.events(), shown) {
-            chart.draw(&lower, scale, labels)?;
-        }
+        self.run.draw_side([&upper, &lower], scale, labels)?;
         Ok(area)
     }
 
     fn plotted(&self) -> Vec<Plotted> {
-        let shown = self.replay.shown();
-        let likelihood = fast_steps::likelihood_chart(self.events(), shown, ("laplace-log-ml", "ln p(t|α) (Laplace)"));
-        let lambda = fast_steps::lambda_chart(self.events(), shown);
-        let mut charts: Vec<&dyn Tabulate> = vec![];
-        let map = self.map_chart();
-        charts.extend([&map as &dyn Tabulate, &likelihood]);
-        if let Some(chart) = &lambda {
-            charts.push(chart);
-        }
-        tabulate_all(&charts)
+        let mut tables = vec![];
+        self.map_chart().tabulate(&mut tables);
+        self.run.tabulate_side(&mut tables);
+        tables
     }
 
     fn report(&self) -> Report {
         let run = self.current();
-        let readouts = vec![
-            Readout { key: "step", value: self.replay.shown() as f64 },
-            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
-            Readout { key: "laplace-log-ml", value: run.log_ml() },
-            Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) },
-            Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
-        ];
-        let background: Vec<_> =
-            self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
-        let elapsed = self.replay.frames().elapsed_ms();
-        let methods = fast_steps::methods_table("classifier-methods", self.events(), elapsed, &background);
-        let mut messages = vec![];
-        if self.data.x.len() > COMPARE_MAX_N {
-            messages.push(Message::info("classic-skipped", [("max", COMPARE_MAX_N.to_string())]));
-        }
-        if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
-            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
-        }
-        messages.extend(fast_steps::run_messages(self.replay.frames(), MAX_STEPS));
+        let fit = Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) };
         let mut legend = crate::plot::classes::legend(2);
         legend.extend([
             LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
         ]);
-        let accuracy = [("accuracy", Word::from(readouts[3].value))];
-        let summary = fast_steps::step_summary(
-            ("classification", "classification-other"),
-            self.events(),
-            self.replay.shown(),
-            accuracy,
-        );
+        let skipped = (self.data.x.len() > COMPARE_MAX_N).then_some(COMPARE_MAX_N);
         Report {
-            readouts,
-            tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
-            messages,
+            readouts: self.run.readouts(fit),
+            tables: self.run.tables("classifier-methods"),
+            messages: self.run.messages(skipped),
             legend,
-            summary: vec![summary],
+            summary: vec![
+                self.run.summary(("classification", "classification-other"), [("accuracy", Word::from(fit.value))]),
+            ],
             ..Report::default()
         }
     }
@@ -310,48 +236,20 @@ impl Panel for ClassificationPanel {
     }
 
     fn player(&self) -> Option<&dyn Player> {
-        Some(&self.replay)
+        Some(self.run.player())
     }
 
     fn player_mut(&mut self) -> Option<&mut dyn Player> {
-        Some(&mut self.replay)
+        Some(self.run.player_mut())
     }
 
-    /// The fast run's recording, then the classic comparison (set up, then swept), within
-    /// `budget` (a fast step costs one unit per candidate, a sweep one).
+    /// The fast run's recording, then the classic comparison ([`GlmRun::work`]).
     fn work(&mut self, budget: &mut Budget) -> bool {
-        if self.replay.record_more(budget) {
-            return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
-        }
-        match self.comparison.take() {
-            Some(Comparison::Starting(mut start)) => {
-                // A comparison whose first fit fails is left out, as the fast run is the panel's.
-                self.comparison = match start.step_within(budget) {
-                    Ok(None) => Some(Comparison::Starting(start)),
-                    Ok(Some(run)) => Some(Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS)))),
-                    Err(_) => None,
-                };
-                self.comparison.is_some()
-            }
-            Some(Comparison::Running(mut run)) => {
-                run.work(budget, |_| {});
-                let more = !run.is_done();
-                self.comparison = Some(Comparison::Running(run));
-                more
-            }
-            None => false,
-        }
+        self.run.work(budget)
     }
 
     fn work_progress(&self) -> Option<(usize, usize)> {
-        let fast = self.replay.frames().progress(MAX_STEPS);
-        match &self.comparison {
-            Some(comparison) => {
-                let (done, all) = comparison.progress();
-                Some((fast.0 + done, fast.1 + all))
-            }
-            None => (fast.0 < fast.1).then_some(fast),
-        }
+        self.run.work_progress()
     }
 }
 

@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::app::background::Background;
-use crate::app::fast_steps::{self, action_colour};
+use crate::app::fast_steps;
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_toggle};
@@ -34,12 +34,12 @@ use crate::grid::evenly_spaced;
 use crate::linalg::MULTIPLY_ADDS_PER_UNIT;
 use crate::plot::fit::widen;
 use crate::plot::lambda::LambdaChart;
-use crate::plot::predictive::PredictiveScene;
+use crate::plot::predictive::{Link, PredictiveScene};
 use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
 use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
-use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
+use crate::rvm::{ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
 use crate::solver::Budget;
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
@@ -343,6 +343,7 @@ impl FastRvmPanel {
             mean,
             std_dev,
             samples: vec![],
+            link: Link::Identity,
         }
     }
 
@@ -381,13 +382,10 @@ impl FastRvmPanel {
         for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
             line(&mut chart, &curve(m, w), ACTIVE.stroke_width(px(1.0, scale)))?;
         }
-        let centres = self.relevance_vectors(run);
-        chart
-            .draw_series(
-                centres.iter().map(|&p| Circle::new(p, px(7.0, scale), palette::INK.stroke_width(px(1.5, scale)))),
-            )
-            .map_err(drawing_error)?;
-        self.draw_candidate(&mut chart, &curve, scene.y_range, scale, labels)?;
+        crate::plot::rings(&mut chart, &self.relevance_vectors(run), 7.0, scale)?;
+        if let Some((_, event)) = self.event() {
+            fast_steps::draw_candidate(&mut chart, event, &curve, (X_RANGE, scene.y_range), scale, labels)?;
+        }
         if let Some(m) = self.highlight {
             self.draw_highlight(&mut chart, m, &curve(m, 0.8 * scene.y_range.1), scale)?;
         }
@@ -427,32 +425,6 @@ impl FastRvmPanel {
             ..LambdaCurve::new(SparsityQuality::new(s, q).ok()?)
         };
         curve.chart().ok()
-    }
-
-    /// The basis function the step shown acted on, scaled to the plot's height.
-    fn draw_candidate<DB: DrawingBackend>(
-        &self,
-        chart: &mut crate::plot::Chart<'_, DB>,
-        curve: &dyn Fn(usize, f64) -> Vec<(f64, f64)>,
-        clip: (f64, f64),
-        scale: f64,
-        labels: &Labels,
-    ) -> Result<()> {
-        let Some((_, event)) = self.event() else { return Ok(()) };
-        let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
-        let height = 0.8 * clip.1;
-        let style = colour.stroke_width(px(3.0, scale));
-        if event.action == Action::Add {
-            line(chart, &curve(m, height), style)?;
-        } else {
-            crate::plot::dashed(chart, &curve(m, height), style, scale)?;
-        }
-        let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
-        let text = format!("{name} φ{m}");
-        let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
-        let at = (X_RANGE.0 + 0.02 * (X_RANGE.1 - X_RANGE.0), clip.1 - 0.04 * (clip.1 - clip.0));
-        chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
-        Ok(())
     }
 
     /// The reason classic or EM could not run, if one could not.
@@ -539,16 +511,8 @@ impl Panel for FastRvmPanel {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let narrow = crate::plot::is_narrow(root, scale);
-        let (main, side) = if narrow {
-            let (_, h) = root.dim_in_pixel();
-            root.split_vertically(h * 45 / 100)
-        } else {
-            let (w, _) = root.dim_in_pixel();
-            root.split_horizontally(w * 62 / 100)
-        };
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, fast_steps::FIT_SHARE);
         let area = self.draw_data(&main, scale, labels)?;
-        let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
         let Some((likelihood, lambda)) = self.side_charts() else { return Ok(area) };
         likelihood.draw(&upper, scale, labels)?;
         if let Some(chart) = lambda {
@@ -704,12 +668,8 @@ impl FastRvmPanel {
             legend.push(LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot });
         }
         let active = if kernel { "active-bases" } else { "active-functions" };
-        legend.extend([
-            LegendEntry { key: active, colour: "#999999", mark: Mark::Line },
-            LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
-            LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
-            LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
-        ]);
+        legend.push(LegendEntry { key: active, colour: "#999999", mark: Mark::Line });
+        legend.extend(fast_steps::ACTION_LEGEND);
         if self.highlight.is_some() {
             legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
         }

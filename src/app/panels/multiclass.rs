@@ -277,7 +277,7 @@ impl Panel for MulticlassPanel {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, crate::plot::classes::MAP_SHARE);
         let area = self.map_chart().draw(&main, scale, labels)?;
         let [likelihood, relevant] = self.history_charts();
         if let Some(chart) = likelihood {
