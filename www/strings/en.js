@@ -445,4 +445,5 @@ export default {
   'csv.export': 'Save data as CSV',
   'csv.class-columns': 'x₁, x₂, class 0 to {classes}',
   'error.bad-row': 'line {line} ({text}) is not a row of {columns}; the data stay as they were',
+  'error.bad-count': 'line {line} ({text}) is not a row of x, t: the count t must be a whole number from 0 to {max}; the data stay as they were',
 };

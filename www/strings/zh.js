@@ -444,4 +444,5 @@ export default {
   'csv.export': '将数据保存为 CSV',
   'csv.class-columns': 'x₁, x₂, 类别（0 到 {classes} 的整数）',
   'error.bad-row': '第 {line} 行（{text}）不是 {columns} 的一行；数据保持不变',
+  'error.bad-count': '第 {line} 行（{text}）不是 x, t 的一行：计数 t 必须是 0 到 {max} 的整数；数据保持不变',
 };
