@@ -94,7 +94,7 @@ async function openPanel(name, pairs) {
   const notices = call(() => state.lab.applyQuery(pairs));
   state.notices.push(...notices.map((error) => ({ error })));
   state.description = call(() => state.lab.describe());
-  const { animated, playSpeed, pointAxes } = state.description;
+  const { animated, playSpeed, pointAxes, counts } = state.description;
   buildControls();
   document.documentElement.classList.remove('no-module');
   $('#player').hidden = !animated;
@@ -104,6 +104,9 @@ async function openPanel(name, pairs) {
   $('#add-point').querySelectorAll('label > span').forEach((span, i) => {
     span.dataset.i18n = `control.${pointAxes?.[i] ?? ['x', 't'][i]}`;
   });
+  // A count is typed and stepped as a whole number.
+  $('#add-point').t.inputMode = counts ? 'numeric' : 'decimal';
+  $('#point-y').step = counts ? '1' : '0.01';
   applyLanguage();
   syncControls();
   clearErrors();

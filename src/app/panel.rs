@@ -56,11 +56,14 @@ pub struct Layout {
     /// The position of the page's speed slider when the panel opens: 0 is a step every
     /// half second, 3 a step per frame, 6 sixty-four per frame.
     pub play_speed: u8,
+    /// Whether a data point's second coordinate is a count (a whole number ≥ 0, to which a
+    /// placed point's is rounded): the page's point editor then steps it by 1.
+    pub counts: bool,
 }
 
 impl Layout {
-    /// Points (x, t), speed 4.
-    pub const DEFAULT: Layout = Layout { point_axes: ["x", "t"], play_speed: 4 };
+    /// Points (x, t) of real numbers, speed 4.
+    pub const DEFAULT: Layout = Layout { point_axes: ["x", "t"], play_speed: 4, counts: false };
 }
 
 /// One panel of the lab.

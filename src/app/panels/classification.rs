@@ -173,7 +173,7 @@ impl Panel for ClassificationPanel {
     const NAME: &'static str = "classification";
     type Settings = ClassificationSettings;
     /// A step every other frame: a run of a hundred steps plays in a few seconds.
-    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
+    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2, counts: false };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     fn compute(settings: &ClassificationSettings) -> Result<Self> {

@@ -254,7 +254,7 @@ impl Panel for MulticlassPanel {
     const NAME: &'static str = "multiclass";
     type Settings = MulticlassSettings;
     /// A sweep every other frame.
-    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
+    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2, counts: false };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     /// The data and the design; the first fit's first slice (a small problem is fitted in
