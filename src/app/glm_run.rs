@@ -16,12 +16,12 @@ use crate::app::background::Background;
 use crate::app::fast_steps;
 use crate::app::plotted::{Plotted, Tabulate};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
-use crate::app::report::{Message, Readout, Sentence, Table, Word};
+use crate::app::report::{Message, Readout, Report, Table, Word};
 use crate::app::settings::FRAME_KEY;
 use crate::error::Result;
-use crate::plot::Labels;
 use crate::plot::fit::LineChart;
 use crate::plot::lambda::LambdaChart;
+use crate::plot::{Labels, LegendEntry};
 use crate::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, ClassifierStart, FastRvmClassifier};
 use crate::rvm::likelihood::Likelihood;
 use crate::rvm::{Event, FastSettings, Problem};
@@ -178,9 +178,36 @@ impl GlmRun {
         }
     }
 
+    /// The panel's report: the readouts with `fit` (the measure of the fit at the step
+    /// shown), the event log and the methods table, the messages (the classic run skipped
+    /// when N is above `compare_max`), `legend`, and the step in words
+    /// (`summary.<summary.0>`, or `.1` for a step on no basis function) with the fit under
+    /// its readout's key.
+    pub fn report(
+        &self,
+        fit: Readout,
+        (n, compare_max): (usize, usize),
+        legend: Vec<LegendEntry>,
+        summary: (&'static str, &'static str),
+    ) -> Report {
+        Report {
+            readouts: self.readouts(fit),
+            tables: self.tables("classifier-methods"),
+            messages: self.messages((n > compare_max).then_some(compare_max)),
+            legend,
+            summary: vec![fast_steps::step_summary(
+                summary,
+                self.events(),
+                self.shown(),
+                [(fit.key, Word::from(fit.value))],
+            )],
+            ..Report::default()
+        }
+    }
+
     /// The readouts: the step, the relevance vectors, the Laplace L, `fit` (the measure of
     /// the fit at the step shown) and the run's length.
-    pub fn readouts(&self, fit: Readout) -> Vec<Readout> {
+    fn readouts(&self, fit: Readout) -> Vec<Readout> {
         let run = self.current();
         vec![
             Readout { key: "step", value: self.shown() as f64 },
@@ -192,7 +219,7 @@ impl GlmRun {
     }
 
     /// The event log and the table `methods` comparing the fast run with the classic one.
-    pub fn tables(&self, methods: &'static str) -> Vec<Table> {
+    fn tables(&self, methods: &'static str) -> Vec<Table> {
         let background: Vec<_> =
             self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
         let elapsed = self.replay.frames().elapsed_ms();
@@ -204,7 +231,7 @@ impl GlmRun {
 
     /// What the page says of the runs: the classic one skipped above `compare_max` points
     /// (`Some` when N is above it) or failed, and the fast one's failure or its budget spent.
-    pub fn messages(&self, skipped_above: Option<usize>) -> Vec<Message> {
+    fn messages(&self, skipped_above: Option<usize>) -> Vec<Message> {
         let mut messages = vec![];
         if let Some(max) = skipped_above {
             messages.push(Message::info("classic-skipped", [("max", max.to_string())]));
@@ -214,15 +241,6 @@ impl GlmRun {
         }
         messages.extend(fast_steps::run_messages(self.replay.frames(), self.max_steps));
         messages
-    }
-
-    /// The step shown in words ([`fast_steps::step_summary`]), then `more`.
-    pub fn summary<const N: usize>(
-        &self,
-        key: (&'static str, &'static str),
-        more: [(&'static str, Word); N],
-    ) -> Sentence {
-        fast_steps::step_summary(key, self.events(), self.shown(), more)
     }
 
     /// The fast run's recording, then the classic comparison (set up, then swept), within

@@ -8,6 +8,7 @@ use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
 use crate::data::{Counts, Dataset, MAX_POINTS, Sinusoid};
 use crate::error::{Bound, Error, Result, ensure_finite, ensure_non_negative, ensure_positive};
 use crate::rvm::likelihood::Likelihood;
+use crate::rvm::{FastSettings, Selection};
 
 /// What the user set on a panel, addressable by parameter key (as in the URL).
 pub trait Settings: Clone + Default {
@@ -691,6 +692,67 @@ impl<D: PointSink> PointSink for RunData<D> {
         self.data.remove_point(index)?;
         self.frame = 0;
         Ok(())
+    }
+}
+
+/// What the user sets of a fast RVM run (Tipping & Faul 2003, §4): how the next basis
+/// function is chosen, and whether candidates nearly parallel to an active one are refused.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FastOptions {
+    /// How the next basis function is chosen.
+    pub selection: Selection,
+    /// Refuse candidates nearly parallel to an active basis function.
+    pub alignment_test: bool,
+}
+
+impl Default for FastOptions {
+    /// Greedy, with the alignment test.
+    fn default() -> Self {
+        Self { selection: Selection::Greedy, alignment_test: true }
+    }
+}
+
+impl FastOptions {
+    /// The run's settings: these options, `seed` for random selection and at most
+    /// `max_steps` steps, the rest [`FastSettings`]' defaults.
+    pub fn run(self, seed: u64, max_steps: usize) -> FastSettings {
+        FastSettings {
+            selection: self.selection,
+            alignment_test: self.alignment_test,
+            seed,
+            max_steps,
+            ..FastSettings::default()
+        }
+    }
+}
+
+const FAST_PARAMS: &[ParamSpec] = &[
+    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
+    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
+];
+
+impl ParamGroup for FastOptions {
+    fn params(&self) -> Vec<ParamSpec> {
+        FAST_PARAMS.to_vec()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let result = match key {
+            "selection" => parse_choice("selection", text, &Selection::NAMES)
+                .and_then(Selection::from_name)
+                .map(|selection| self.selection = selection),
+            "align" => parse_toggle("align", text).map(|on| self.alignment_test = on),
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "selection" => self.selection.name().to_owned(),
+            "align" => toggle_text(self.alignment_test).to_owned(),
+            _ => return None,
+        })
     }
 }
 

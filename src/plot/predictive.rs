@@ -6,7 +6,8 @@ use plotters::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Axes, Chart, LegendEntry, Mark, PlotArea, area_of, axes, clear, dashed, dots, drawing_error, line, palette, px,
+    Axes, Chart, Labels, LegendEntry, Mark, PlotArea, area_of, axes, clear, dashed, dots, drawing_error, line, palette,
+    px,
 };
 use crate::error::Result;
 
@@ -130,6 +131,23 @@ pub fn draw_chart<DB: DrawingBackend>(
     let mut chart = axes(area, &spec, scale)?;
     draw_scene(&mut chart, scene, scale)?;
     Ok(area_of(&chart))
+}
+
+/// A chart on `area`, its axes named x and t in the words of `labels`, with `scene` drawn
+/// on it ([`draw_scene`]): the main chart of the step-by-step panels, which draw more on it.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails; as [`axes`] for a range it cannot draw.
+pub fn scene_chart<'a, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    scene: &PredictiveScene,
+    scale: f64,
+    labels: &Labels,
+) -> Result<Chart<'a, DB>> {
+    let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
+    let mut chart = axes(area, &spec, scale)?;
+    draw_scene(&mut chart, scene, scale)?;
+    Ok(chart)
 }
 
 /// Draws the bands, samples, truth, mean and data of `scene` onto an existing chart.

@@ -11,7 +11,7 @@ import zh from '../../www/strings/zh.js';
 import { LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from '../../www/i18n.js';
 import { panelNames } from './browser.mjs';
 
-const placeholders = (text) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (text) => [...text.matchAll(/\{([\w-]+)\}/g)].map((m) => m[1]).sort();
 
 /** The same keys, no empty text and the same placeholders in the English and 中文 tables. */
 function samePairs(english, chinese, where) {

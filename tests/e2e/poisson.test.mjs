@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
 import zhPoisson from '../../www/strings/zh/poisson.js';
-import { axeViolations, canvasHash, draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+import { axeViolations, canvasHash, draws, open, query, readout, screenPoint, settled, start, tableRows as rows, waitForDraws } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -19,11 +19,6 @@ after(async () => {
   await env?.close();
 });
 
-const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
-const query = (page, key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
-/** The rows of table `index` (0: event log, newest first; 1: methods) as text. */
-const rows = (page, index) =>
-  page.$$eval(`#tables table`, (tables, i) => [...tables[i].tBodies[0].rows].map((tr) => [...tr.cells].map((c) => c.textContent)), index);
 
 describe('panel poisson', () => {
   test('opens at step 0 with one relevance vector; Step and Step back move one step; step=k in the URL', async () => {

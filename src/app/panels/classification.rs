@@ -15,19 +15,19 @@ use crate::app::fast_steps::action_colour;
 use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle};
+use crate::app::params::{Control, ParamSpec, parse_real};
 use crate::app::replay::Player;
-use crate::app::report::{Readout, Report, Word};
-use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
+use crate::app::report::{Readout, Report};
+use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
+use crate::rvm::Event;
 use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
 use crate::rvm::likelihood::Likelihood;
-use crate::rvm::{Event, FastSettings, Selection};
 use crate::solver::Budget;
 
 /// Most data points: a run stays within a few frames.
@@ -41,12 +41,8 @@ const MAP_CELLS: usize = 200;
 /// The layouts with two classes.
 const LAYOUTS: &[&str] = &["ripley", "xor", "rings", "separable"];
 
-/// The options of the run, shown between the step and the data.
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } },
-    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
-    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
-];
+/// The kernel width, shown between the step and the options of the run.
+const WIDTH: ParamSpec = ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } };
 
 /// The data and the step shown, the kernel, and the options of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,10 +51,8 @@ pub struct ClassificationSettings {
     pub run: RunData<LabelledData>,
     /// Kernel width s of exp(−‖x − xₙ‖²/2s²).
     pub width: f64,
-    /// How the next basis function is chosen.
-    pub selection: Selection,
-    /// Refuse candidates nearly parallel to an active basis function.
-    pub alignment_test: bool,
+    /// The options of the run.
+    pub options: FastOptions,
 }
 
 impl Default for ClassificationSettings {
@@ -67,24 +61,23 @@ impl Default for ClassificationSettings {
         Self {
             run: RunData::new(data, MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             width: TwoClass::KERNEL_WIDTH,
-            selection: Selection::Greedy,
-            alignment_test: true,
+            options: FastOptions::default(),
         }
     }
 }
 
 impl Settings for ClassificationSettings {
     fn params(&self) -> Vec<ParamSpec> {
-        let data = self.run.data.params();
-        std::iter::once(self.run.frame_param()).chain(PARAMS.iter().copied()).chain(data).collect()
+        let mut params = vec![self.run.frame_param(), WIDTH];
+        params.extend(self.options.params());
+        params.extend(self.run.data.params());
+        params
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
-            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
-            "align" => self.alignment_test = parse_toggle("align", text)?,
-            _ => assign_in(&mut [&mut self.run], key, text)?,
+            _ => assign_in(&mut [&mut self.options, &mut self.run], key, text)?,
         }
         Ok(())
     }
@@ -92,9 +85,7 @@ impl Settings for ClassificationSettings {
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
             "s" => self.width.to_string(),
-            "selection" => self.selection.name().to_owned(),
-            "align" => u8::from(self.alignment_test).to_string(),
-            _ => return value_in(&[&self.run], key),
+            _ => return value_in(&[&self.options, &self.run], key),
         })
     }
 
@@ -183,13 +174,7 @@ impl Panel for ClassificationPanel {
         }
         let design = kernel_design_2d(&data.x, settings.width, true)?;
         let t = DVector::from_column_slice(&data.t);
-        let options = FastSettings {
-            selection: settings.selection,
-            alignment_test: settings.alignment_test,
-            seed: settings.run.data.seed,
-            max_steps: MAX_STEPS,
-            ..FastSettings::default()
-        };
+        let options = settings.options.run(settings.run.data.seed, MAX_STEPS);
         let compare = data.x.len() <= COMPARE_MAX_N;
         let run = GlmRun::start(Likelihood::Bernoulli, (design, t), options, settings.run.frame, compare)?;
         Ok(Self { range: square_around(&data.x), data, width: settings.width, run })
@@ -218,17 +203,7 @@ impl Panel for ClassificationPanel {
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
         ]);
-        let skipped = (self.data.x.len() > COMPARE_MAX_N).then_some(COMPARE_MAX_N);
-        Report {
-            readouts: self.run.readouts(fit),
-            tables: self.run.tables("classifier-methods"),
-            messages: self.run.messages(skipped),
-            legend,
-            summary: vec![
-                self.run.summary(("classification", "classification-other"), [("accuracy", Word::from(fit.value))]),
-            ],
-            ..Report::default()
-        }
+        self.run.report(fit, (self.data.x.len(), COMPARE_MAX_N), legend, ("classification", "classification-other"))
     }
 
     fn data_points(settings: &mut ClassificationSettings) -> Option<&mut dyn PointSink> {

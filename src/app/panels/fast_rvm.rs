@@ -20,12 +20,12 @@ use crate::app::background::Background;
 use crate::app::fast_steps;
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_toggle};
+use crate::app::params::{Control, ParamSpec, parse_integer, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::BasisParams;
-use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
+use crate::app::settings::{DataParams, FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
 use crate::basis::{Basis, BasisSpec, Family, KernelDesignInSlices, kernel_centre, kernel_column};
 use crate::data::Dataset;
@@ -35,9 +35,8 @@ use crate::linalg::MULTIPLY_ADDS_PER_UNIT;
 use crate::plot::fit::widen;
 use crate::plot::lambda::LambdaChart;
 use crate::plot::predictive::{Link, PredictiveScene};
-use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, area_of, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
-use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
 use crate::solver::Budget;
@@ -57,12 +56,8 @@ const GRID: usize = 240;
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
-/// The options of the run, shown between the basis and the data.
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
-    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
-    ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle },
-];
+/// The noise option of the run, shown after the others, between the basis and the data.
+const ESTIMATE_BETA: ParamSpec = ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle };
 
 /// The data and the step shown, the kernel, and the options of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,10 +67,8 @@ pub struct FastRvmSettings {
     /// The basis: the kernel exp(−(x − xₙ)²/2s²) at the data (the default), or any family
     /// of the linear panels; with or without the bias.
     pub basis: BasisParams,
-    /// How the next basis function is chosen.
-    pub selection: Selection,
-    /// Refuse candidates nearly parallel to an active basis function.
-    pub alignment_test: bool,
+    /// How the next basis function is chosen, and the alignment test.
+    pub options: FastOptions,
     /// Re-estimate β; otherwise β = 1/σ² of the data's noise.
     pub estimate_noise: bool,
     /// The basis function drawn highlighted, with its λ(α) beside (a lesson's "look at
@@ -88,8 +81,7 @@ impl Default for FastRvmSettings {
         Self {
             run: RunData::new(DataParams::new(50, 0.2, 1).with_max_n(MAX_N), MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             basis: BasisParams::new(BasisSpec { family: Family::Kernel, m: 10, width: 0.1, degree: 3, bias: true }),
-            selection: Selection::Greedy,
-            alignment_test: true,
+            options: FastOptions::default(),
             estimate_noise: true,
             highlight: None,
         }
@@ -100,7 +92,8 @@ impl Settings for FastRvmSettings {
     fn params(&self) -> Vec<ParamSpec> {
         let mut params = vec![self.run.frame_param()];
         params.extend(self.basis.params());
-        params.extend_from_slice(PARAMS);
+        params.extend(self.options.params());
+        params.push(ESTIMATE_BETA);
         for mut spec in self.run.data.params() {
             if spec.key == "N" {
                 spec.control = Control::Integer { min: 1, max: MAX_N as u64 };
@@ -112,22 +105,18 @@ impl Settings for FastRvmSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
-            "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
             HIGHLIGHT_KEY => self.highlight = parse_highlight(text)?,
-            _ => assign_in(&mut [&mut self.basis, &mut self.run], key, text)?,
+            _ => assign_in(&mut [&mut self.basis, &mut self.options, &mut self.run], key, text)?,
         }
         Ok(())
     }
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "selection" => self.selection.name().to_owned(),
-            "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
             HIGHLIGHT_KEY => self.highlight?.to_string(),
-            _ => return value_in(&[&self.basis, &self.run], key),
+            _ => return value_in(&[&self.basis, &self.options, &self.run], key),
         })
     }
 
@@ -372,9 +361,7 @@ impl FastRvmPanel {
         labels: &Labels,
     ) -> Result<PlotArea> {
         let scene = self.scene();
-        let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
-        let mut chart = axes(area, &spec, scale)?;
-        crate::plot::predictive::draw_scene(&mut chart, &scene, scale)?;
+        let mut chart = crate::plot::predictive::scene_chart(area, &scene, scale, labels)?;
         let Some(run) = self.current() else { return Ok(area_of(&chart)) };
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
@@ -480,12 +467,9 @@ impl Panel for FastRvmPanel {
         let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
         let options = FastSettings {
-            selection: settings.selection,
-            alignment_test: settings.alignment_test,
             estimate_noise: settings.estimate_noise,
             beta,
-            seed: settings.run.data.seed,
-            max_steps: MAX_STEPS,
+            ..settings.options.run(settings.run.data.seed, MAX_STEPS)
         };
         let mut start = Box::new(FastStart {
             design,

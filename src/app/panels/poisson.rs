@@ -13,21 +13,20 @@ use plotters::prelude::*;
 use crate::app::fast_steps;
 use crate::app::glm_run::GlmRun;
 use crate::app::panel::{Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle, toggle_text};
+use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, toggle_text};
 use crate::app::plotted::{Name, Plotted, Tabulate};
 use crate::app::replay::Player;
-use crate::app::report::{Readout, Report, Word};
-use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
+use crate::app::report::{Readout, Report};
+use crate::app::settings::{DataParams, FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
 use crate::basis::{kernel_centre, kernel_column, kernel_design};
 use crate::data::{Counts, Dataset};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::fit::widen;
-use crate::plot::predictive::{Link, PredictiveScene, draw_scene};
-use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes};
+use crate::plot::predictive::{Link, PredictiveScene, scene_chart};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, area_of};
 use crate::rvm::likelihood::{Likelihood, mean_poisson_deviance};
-use crate::rvm::{FastSettings, Selection};
 use crate::solver::Budget;
 
 /// Most data points, as the classifier's: a run stays within a few frames.
@@ -41,12 +40,10 @@ const GRID: usize = 240;
 /// Counts shown at least: the true rate reaches e² ≈ 7.4.
 const Y_RANGE: (f64, f64) = (-0.5, 8.0);
 
-/// The kernel and the options of the run, shown between the step and the data.
+/// The kernel, shown between the step and the options of the run.
 const PARAMS: &[ParamSpec] = &[
     ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.01, max: 1.0, log: true } },
     ParamSpec { key: "bias", symbol: "bias", control: Control::Toggle },
-    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
-    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
 ];
 
 /// The counts and the step shown, the kernel, and the options of the run.
@@ -58,10 +55,8 @@ pub struct PoissonSettings {
     pub width: f64,
     /// Whether the constant basis function φ₀ = 1 is a candidate.
     pub bias: bool,
-    /// How the next basis function is chosen.
-    pub selection: Selection,
-    /// Refuse candidates nearly parallel to an active basis function.
-    pub alignment_test: bool,
+    /// The options of the run.
+    pub options: FastOptions,
 }
 
 impl Default for PoissonSettings {
@@ -73,8 +68,7 @@ impl Default for PoissonSettings {
             run: RunData::new(data, MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             width: 0.1,
             bias: true,
-            selection: Selection::Greedy,
-            alignment_test: true,
+            options: FastOptions::default(),
         }
     }
 }
@@ -83,6 +77,7 @@ impl Settings for PoissonSettings {
     fn params(&self) -> Vec<ParamSpec> {
         let mut params = vec![self.run.frame_param()];
         params.extend_from_slice(PARAMS);
+        params.extend(self.options.params());
         params.extend(self.run.data.params());
         params
     }
@@ -91,9 +86,7 @@ impl Settings for PoissonSettings {
         match key {
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
             "bias" => self.bias = parse_toggle("bias", text)?,
-            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
-            "align" => self.alignment_test = parse_toggle("align", text)?,
-            _ => assign_in(&mut [&mut self.run], key, text)?,
+            _ => assign_in(&mut [&mut self.options, &mut self.run], key, text)?,
         }
         Ok(())
     }
@@ -102,9 +95,7 @@ impl Settings for PoissonSettings {
         Some(match key {
             "s" => self.width.to_string(),
             "bias" => toggle_text(self.bias).to_owned(),
-            "selection" => self.selection.name().to_owned(),
-            "align" => toggle_text(self.alignment_test).to_owned(),
-            _ => return value_in(&[&self.run], key),
+            _ => return value_in(&[&self.options, &self.run], key),
         })
     }
 
@@ -181,9 +172,7 @@ impl PoissonPanel {
         labels: &Labels,
     ) -> Result<PlotArea> {
         let scene = self.scene();
-        let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
-        let mut chart = axes(area, &spec, scale)?;
-        draw_scene(&mut chart, &scene, scale)?;
+        let mut chart = scene_chart(area, &scene, scale, labels)?;
         crate::plot::rings(&mut chart, &self.relevance_vectors(), 7.0, scale)?;
         let curve = |m: usize, height: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, height * self.column(m, x))).collect()
@@ -220,13 +209,7 @@ impl Panel for PoissonPanel {
         }
         let design = kernel_design(&data.x, settings.width, settings.bias)?;
         let t = DVector::from_column_slice(&data.t);
-        let options = FastSettings {
-            selection: settings.selection,
-            alignment_test: settings.alignment_test,
-            seed: settings.run.data.seed,
-            max_steps: MAX_STEPS,
-            ..FastSettings::default()
-        };
+        let options = settings.options.run(settings.run.data.seed, MAX_STEPS);
         let compare = data.len() <= COMPARE_MAX_N;
         let run = GlmRun::start(Likelihood::Poisson, (design, t), options, settings.run.frame, compare)?;
         Ok(Self { data, width: settings.width, bias: settings.bias, run })
@@ -257,15 +240,7 @@ impl Panel for PoissonPanel {
             Readout { key: "mean-deviance", value: mean_poisson_deviance(&run.mode().y, run.problem().targets()) };
         let mut legend = LEGEND.to_vec();
         legend.extend(fast_steps::ACTION_LEGEND);
-        let skipped = (self.data.len() > COMPARE_MAX_N).then_some(COMPARE_MAX_N);
-        Report {
-            readouts: self.run.readouts(fit),
-            tables: self.run.tables("classifier-methods"),
-            messages: self.run.messages(skipped),
-            legend,
-            summary: vec![self.run.summary(("poisson", "poisson-other"), [("deviance", Word::from(fit.value))])],
-            ..Report::default()
-        }
+        self.run.report(fit, (self.data.len(), COMPARE_MAX_N), legend, ("poisson", "poisson-other"))
     }
 
     fn data_points(settings: &mut PoissonSettings) -> Option<&mut dyn PointSink> {
