@@ -192,3 +192,35 @@ fn counts_that_are_not_counts_are_refused_where_they_come_in() {
     fresh.edit_point(rvm_lab::app::editing::PointEdit::Move { index: 0, x: 0.4, y: 3.7 }).unwrap();
     assert_eq!(fresh.points()[0], (0.4, 4.0));
 }
+
+#[test]
+fn degenerate_counts_run_or_are_refused_with_a_typed_error() {
+    use plotters::prelude::IntoDrawingArea;
+    use rvm_lab::backend::PageBackend;
+    use rvm_lab::palette::Look;
+    use rvm_lab::plot::Labels;
+    // All zeros (the rate goes to 0, held by the prior), one point, one huge count, a
+    // count far from the others' x.
+    for csv in ["0.1,0\n0.5,0\n0.9,0\n", "0.5,3\n", "0.2,1\n0.4,1000000000\n0.8,2\n", "0.2,1\n0.4,3\n7.5,2\n"] {
+        let mut panel = Live::<PoissonPanel>::try_default().unwrap();
+        match panel.import_csv(csv) {
+            Ok(()) => {
+                while panel.work(Budget::unlimited()) {}
+                let last = panel.report().position.unwrap().1;
+                panel.set("step", &last.to_string()).unwrap();
+                let report = panel.report();
+                assert!(report.readouts.iter().all(|r| !r.value.is_nan()), "{csv:?}: {:?}", report.readouts);
+                let mut svg = String::new();
+                let root = PageBackend::svg(&mut svg, (900, 600), Look::Screen).into_drawing_area();
+                if let Err(error) = panel.draw(&root, 1.0, &Labels::default()) {
+                    assert!(!error.code().is_empty(), "{csv:?}");
+                }
+                eprintln!("{csv:?}: {} steps, {:?}", last, report.readouts);
+            }
+            Err(error) => {
+                eprintln!("{csv:?}: refused, {error}");
+                assert!(!error.code().is_empty());
+            }
+        }
+    }
+}
