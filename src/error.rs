@@ -103,6 +103,16 @@ pub enum Error {
         /// to it), so that the page can say so in the reader's language.
         classes: Option<usize>,
     },
+    /// A row of pasted or dropped CSV counts whose count is not one.
+    #[error("line {line} ({text}) is not a row of x, t: the count t must be a whole number from 0 to {max}")]
+    BadCount {
+        /// Its line number, counting from 1.
+        line: usize,
+        /// The row's numbers (x, t).
+        text: String,
+        /// The largest count.
+        max: u64,
+    },
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
@@ -129,6 +139,7 @@ impl Error {
             Error::NotConverged { .. } => "not-converged",
             Error::Degenerate { .. } => "degenerate",
             Error::BadRow { .. } => "bad-row",
+            Error::BadCount { .. } => "bad-count",
             Error::Drawing(_) => "drawing",
             Error::RunOver { .. } => "run-over",
         }
@@ -165,6 +176,9 @@ impl Error {
                 let mut args = vec![("line", line.to_string()), ("text", text.clone()), ("columns", columns.clone())];
                 args.extend(classes.map(|max| ("classes", max.to_string())));
                 args
+            }
+            Error::BadCount { line, text, max } => {
+                vec![("line", line.to_string()), ("text", text.clone()), ("max", max.to_string())]
             }
             Error::Drawing(message) => vec![("message", message.clone())],
             Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],

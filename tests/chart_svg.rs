@@ -25,7 +25,7 @@ use rvm_lab::basis::Family;
 use rvm_lab::data::Sinusoid;
 use rvm_lab::plot::PlotArea;
 use rvm_lab::plot::palette;
-use rvm_lab::plot::predictive::{PredictiveScene, draw};
+use rvm_lab::plot::predictive::{Link, PredictiveScene, draw};
 
 // ---------------------------------------------------------------------------------------
 // Rendering and a minimal SVG reader.
@@ -235,6 +235,7 @@ fn hand_scene(with_truth: bool, n_samples: usize, points: Vec<(f64, f64)>) -> Pr
         std_dev: grid.iter().map(|&x| hand_sd(x)).collect(),
         samples: (0..n_samples).map(|k| grid.iter().map(|&x| hand_sample(k, x)).collect()).collect(),
         grid,
+        link: Link::Identity,
     }
 }
 

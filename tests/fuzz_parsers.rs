@@ -205,11 +205,14 @@ fn coordinate(decimals: i32) -> impl Strategy<Value = String> {
     (-20_000i64..=20_000).prop_map(move |k| (k as f64 / scale).to_string())
 }
 
-/// Valid `points=` text for a panel: `x:t,…` (four decimals) for regression, `x₁:x₂:class,…`
-/// (three decimals) for `classes` classes.
-fn valid_points(classes: Option<usize>) -> BoxedStrategy<String> {
+/// Valid `points=` text for a panel: `x:t,…` (four decimals; t a whole count for a panel of
+/// counts) for regression, `x₁:x₂:class,…` (three decimals) for `classes` classes.
+fn valid_points(classes: Option<usize>, counts: bool) -> BoxedStrategy<String> {
     let list = |points: Vec<String>| points.join(",");
     match classes {
+        None if counts => prop::collection::vec((coordinate(4), 0u64..40), 0..6)
+            .prop_map(move |p| list(p.into_iter().map(|(x, t)| format!("{x}:{t}")).collect()))
+            .boxed(),
         None => prop::collection::vec((coordinate(4), coordinate(4)), 0..6)
             .prop_map(move |p| list(p.into_iter().map(|(x, t)| format!("{x}:{t}")).collect()))
             .boxed(),
@@ -241,7 +244,8 @@ fn valid_state() -> impl Strategy<Value = (usize, Vec<(String, String)>)> {
             })
             .collect();
         let points = if description.takes_points {
-            prop::option::of(valid_points(classes(description)).prop_map(|p| ("points".to_owned(), p))).boxed()
+            let points = valid_points(classes(description), description.layout.counts);
+            prop::option::of(points.prop_map(|p| ("points".to_owned(), p))).boxed()
         } else {
             Just(None).boxed()
         };

@@ -5,8 +5,9 @@
 
 use rvm_lab::app::lesson::LessonAction;
 use rvm_lab::app::panels::fast_rvm::FastRvmPanel;
-use rvm_lab::app::{Live, PanelModel};
-use rvm_lab::solver::Solver;
+use rvm_lab::app::panels::poisson::PoissonPanel;
+use rvm_lab::app::{Cell, Live, Panel, PanelModel};
+use rvm_lab::solver::{Budget, Solver};
 use serde_json::Value;
 
 /// The steps of www/lessons/`id`.json.
@@ -16,8 +17,8 @@ fn steps(id: &str) -> Vec<Value> {
     lesson["steps"].as_array().unwrap().clone()
 }
 
-/// The fast-RVM panel in the state of `step` (its work done), before any action.
-fn fast_rvm_state(step: &Value) -> Live<FastRvmPanel> {
+/// Panel `P` in the state of `step` (its work done), before any action.
+fn state<P: Panel>(step: &Value) -> Live<P> {
     let pairs: Vec<(String, String)> = step["state"]
         .as_str()
         .unwrap()
@@ -26,10 +27,15 @@ fn fast_rvm_state(step: &Value) -> Live<FastRvmPanel> {
         .filter(|(key, _)| *key != "panel")
         .map(|(key, value)| (key.to_owned(), value.to_owned()))
         .collect();
-    let mut panel = Live::<FastRvmPanel>::try_default().unwrap();
+    let mut panel = Live::<P>::try_default().unwrap();
     assert!(panel.apply_query(&pairs).is_empty());
-    while panel.work(rvm_lab::solver::Budget::unlimited()) {}
+    while panel.work(Budget::unlimited()) {}
     panel
+}
+
+/// The fast-RVM panel in the state of `step` (its work done), before any action.
+fn fast_rvm_state(step: &Value) -> Live<FastRvmPanel> {
+    state(step)
 }
 
 /// The fast-RVM panel in the state of `step`, its action applied as the page applies it.
@@ -89,4 +95,26 @@ fn the_polynomial_step_says_how_many_powers_the_rvm_keeps() {
     let mut panel = panel;
     panel.set("highlight", "9").unwrap();
     assert_eq!(panel.set("highlight", "10").unwrap_err().code(), "out-of-range");
+}
+
+#[test]
+fn the_classification_lessons_counts_step_holds() {
+    let steps = steps("classification");
+    let step = steps.iter().find(|s| s["title"]["en"] == "Counts: the same machinery, a Poisson likelihood").unwrap();
+    let panel = state::<PoissonPanel>(step);
+    // "… converges after 55 steps with 4 relevance vectors, the bias among them …"
+    let run = panel.panel().run().current();
+    assert_eq!(run.iterations(), 55);
+    assert!(run.status().termination().is_some_and(|t| t.converged()));
+    assert_eq!(run.active().len(), 4);
+    assert!(run.active().contains(&0), "the bias");
+    // "… the classic sweeps end within 0.1 of the same L."
+    let report = panel.report();
+    let methods = &report.tables[1];
+    let l = |row: usize| match methods.rows[row][3] {
+        Cell::Number(l) => l,
+        Cell::Label(_) => panic!("L is a number"),
+    };
+    assert_eq!(methods.rows.len(), 2);
+    assert!((l(0) - l(1)).abs() < 0.1, "fast {} and classic {}", l(0), l(1));
 }

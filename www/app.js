@@ -16,7 +16,7 @@ import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
-import { LANGUAGES, STRINGS, loadLanguage, translate } from './i18n.js';
+import { LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from './i18n.js';
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
@@ -33,15 +33,18 @@ function chartLabels() {
 }
 
 /** Puts the page's own words in the current language: its static texts and labels, and the
- *  open panel's title and introduction. Needs no module, so the first paint has them. */
+ *  open panel's title and introduction (its own words, [`loadPanelWords`], are in by then;
+ *  should they have failed to load, the introduction stays empty). Needs no module, so the
+ *  first paint has them. */
 function applyWords() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = t('app.title');
   for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
   for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
+  const own = (key) => STRINGS[state.lang]?.[`panel.${state.panel}.${key}`] ?? '';
   $('#panel-title').textContent = t(`panel.${state.panel}`);
-  $('#panel-intro').textContent = t(`panel.${state.panel}.intro`);
-  $('#chart').setAttribute('aria-label', t(`panel.${state.panel}.chart`));
+  $('#panel-intro').textContent = own('intro');
+  $('#chart').setAttribute('aria-label', own('chart'));
   const toggle = $('#lang-toggle');
   toggle.textContent = t('lang.switch');
   toggle.setAttribute('aria-label', t('lang.switch.label'));
@@ -66,8 +69,19 @@ function applyLanguage() {
   renderLesson();
 }
 
-/** Shows panel `name` with the state in `pairs` ([key, value] from the URL). */
-function openPanel(name, pairs) {
+/** The latest request to open a panel: an earlier one still loading its words gives way. */
+let opening = 0;
+
+/**
+ * Shows panel `name` with the state in `pairs` ([key, value] from the URL), once its own
+ * words are in; resolves to whether it did (`false` when another panel was asked for
+ * meanwhile).
+ */
+async function openPanel(name, pairs) {
+  const ticket = ++opening;
+  // A panel whose words cannot be loaded still opens, without its introduction.
+  await loadPanelWords(state.lang, name).catch(() => null);
+  if (ticket !== opening) return false;
   pause();
   state.lab?.free();
   state.panel = name;
@@ -80,7 +94,7 @@ function openPanel(name, pairs) {
   const notices = call(() => state.lab.applyQuery(pairs));
   state.notices.push(...notices.map((error) => ({ error })));
   state.description = call(() => state.lab.describe());
-  const { animated, playSpeed, pointAxes } = state.description;
+  const { animated, playSpeed, pointAxes, counts } = state.description;
   buildControls();
   document.documentElement.classList.remove('no-module');
   $('#player').hidden = !animated;
@@ -90,12 +104,16 @@ function openPanel(name, pairs) {
   $('#add-point').querySelectorAll('label > span').forEach((span, i) => {
     span.dataset.i18n = `control.${pointAxes?.[i] ?? ['x', 't'][i]}`;
   });
+  // A count is typed and stepped as a whole number.
+  $('#add-point').t.inputMode = counts ? 'numeric' : 'decimal';
+  $('#point-y').step = counts ? '1' : '0.01';
   applyLanguage();
   syncControls();
   clearErrors();
   writeUrl();
   show();
   startWork();
+  return true;
 }
 
 /** The page's own controls: panel and language, reset, notices, share, the chart's pointer,
@@ -104,7 +122,7 @@ function wireEvents() {
   $('#lang-toggle').addEventListener('click', async () => {
     const next = state.lang === 'zh' ? 'en' : 'zh';
     try {
-      await loadLanguage(next);
+      await Promise.all([loadLanguage(next), loadPanelWords(next, state.panel)]);
     } catch (error) {
       die(error);
       return;
@@ -178,9 +196,12 @@ async function main() {
   // A lesson's band comes with the lesson file, after the module: the page shows then, whole.
   const lessonId = query.get('lesson');
   const reveal = () => document.documentElement.classList.remove('no-words');
-  const shell = loadLanguage(asked).then(() => {
+  // The panel's own words follow the language's, once they say the name is a panel's (a
+  // name that is not falls back to the default panel, and asks the server for nothing).
+  const shell = loadLanguage(asked).then(async () => {
     state.lang = asked;
     if (`panel.${named}` in STRINGS[asked]) state.panel = named;
+    await loadPanelWords(asked, state.panel).catch(() => null);
     if (query.get('stage') === '1') setStage(true);
     applyWords();
     if (!lessonId) reveal();
@@ -222,7 +243,7 @@ async function main() {
   pairs.push(...(await readFragment()));
   wireEvents();
   await yieldTask();
-  openPanel(page.panel, pairs);
+  await openPanel(page.panel, pairs);
   await fillLessonMenu();
   if (lessonId) {
     const step = query.get('step') ?? '1';

@@ -1,7 +1,9 @@
 // The page's words in English and 中文: each language is its own module under strings/, and
 // a page loads only the language it shows (the other one when the reader switches), so the
-// words weigh once, not twice. Keys are stable identifiers; `{name}` placeholders are
-// filled by `format`.
+// words weigh once, not twice. A panel's own long texts — its introduction, its chart in
+// words, the sentences of its summary — are a module of their own, strings/<lang>/<panel>.js,
+// loaded with the panel: a page carries one panel's, not every panel's. Keys are stable
+// identifiers; `{name}` placeholders are filled by `format`.
 
 export const LANGUAGES = ['en', 'zh'];
 
@@ -10,8 +12,31 @@ export const STRINGS = {};
 
 /** Loads the strings of `lang` once; resolves to them. */
 export async function loadLanguage(lang) {
-  if (!STRINGS[lang]) STRINGS[lang] = (await import(`./strings/${lang}.js`)).default;
+  // Plain variables as paths (here and in loadPanelWords), so that the bundler leaves the
+  // imports as they are rather than list every strings file in the bundle.
+  const path = `./strings/${lang}.js`;
+  if (!STRINGS[lang]) STRINGS[lang] = (await import(path)).default;
   return STRINGS[lang];
+}
+
+/** The loads of panels' own words so far, by `lang/panel` ([`loadPanelWords`]). */
+const PANEL_WORDS = new Map();
+
+/** A panel name as the lab spells them (`fast-rvm`): anything else is never fetched. */
+const PANEL_NAME = /^[a-z][a-z0-9-]*$/;
+
+/**
+ * Loads the words of panel `name` in `lang` once, into that language's strings; resolves to
+ * them. Rejects for a name that is no panel's (its module is not there).
+ */
+export function loadPanelWords(lang, name) {
+  const key = `${lang}/${name}`;
+  if (!PANEL_WORDS.has(key)) {
+    const path = `./strings/${lang}/${name}.js`;
+    const words = PANEL_NAME.test(name) ? import(path) : Promise.reject(new Error(`no panel ${name}`));
+    PANEL_WORDS.set(key, Promise.all([loadLanguage(lang), words]).then(([strings, own]) => Object.assign(strings, own.default)));
+  }
+  return PANEL_WORDS.get(key);
 }
 
 /** Fills `{name}` placeholders of `template` from `args`. */

@@ -14,10 +14,12 @@ import { writeUrl } from './url.js';
 import { schedule, show } from './view.js';
 import { call, panelNames } from './wasm.js';
 
-/** Opens panel `name` with the state in `pairs`; set by the page (app.js). */
-let openPanel = () => {};
+/** Opens panel `name` with the state in `pairs`, resolving to whether it did; set by the
+ *  page (app.js). */
+let openPanel = async () => false;
 
-/** Wires the lesson box's buttons; `open` opens a panel with URL pairs. */
+/** Wires the lesson box's buttons; `open` opens a panel with URL pairs (asynchronously: the
+ *  panel's own words load first) and resolves to whether it did. */
 export function wireLessons(open) {
   openPanel = open;
   $('#lesson-select').addEventListener('change', (event) => {
@@ -53,15 +55,17 @@ export async function openLesson(id, index, asked = String(index + 1)) {
   const count = data.steps.length;
   const shown = Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : 0;
   if (shown !== index) notify({ text: ['notice.lesson-step', { value: asked, n: count, shown: shown + 1 }] });
-  showLessonStep(shown);
+  await showLessonStep(shown);
 }
 
-/** Shows step `index` of the lesson: its panel state, then its action. */
-function showLessonStep(index) {
+/** Shows step `index` of the lesson: its text at once, then its panel state and its action
+ *  (unless another step was asked for while the panel's words loaded). */
+async function showLessonStep(index) {
   const lesson = state.lesson;
   lesson.index = index;
+  renderLesson();
   const step = lesson.data.steps[index];
-  openPanel(step.panel, step.pairs);
+  if (!(await openPanel(step.panel, step.pairs)) || state.lesson !== lesson || lesson.index !== index) return;
   applyAction(step.action, index);
   renderLesson();
   writeUrl();

@@ -3,15 +3,16 @@
 //! log, the table comparing it with the methods run in the background, and the colours of
 //! the three actions. Each reads the run's events up to the step shown.
 
-use plotters::style::RGBColor;
+use plotters::prelude::*;
 
 use super::background::Background;
 use super::replay::Checkpointed;
 use super::report::{Cell, Message, Sentence, Table, Word};
 use super::scene::LambdaCurve;
+use crate::error::Result;
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::lambda::LambdaChart;
-use crate::plot::palette;
+use crate::plot::{Chart, Labels, LegendEntry, Mark, dashed, drawing_error, line, palette, px};
 use crate::rvm::sparsity::SparsityQuality;
 use crate::rvm::{Action, Event, RelevanceModel};
 use crate::solver::{Solver, Status, Termination};
@@ -75,6 +76,48 @@ pub fn action_colour(action: Action) -> Option<RGBColor> {
         Action::Delete => Some(DELETE),
         Action::Noise | Action::Converged => None,
     }
+}
+
+/// The fitted curve's share of a step-by-step panel beside L and λ(α), in percent of the
+/// width (or, stacked on a narrow page, of the height): [`crate::plot::main_and_side`].
+pub const FIT_SHARE: (u32, u32) = (62, 45);
+
+/// The legend of [`draw_candidate`]: the three actions, an addition solid and the others
+/// dashed.
+pub const ACTION_LEGEND: [LegendEntry; 3] = [
+    LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
+    LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
+    LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
+];
+
+/// The basis function the step `event` acted on, `curve(m, height)` at 0.8 of the chart's
+/// top `y_range.1`, in its action's colour — solid when added, dashed when re-estimated or
+/// deleted — and named ("add φ12") at the chart's top left; nothing for a step on no basis
+/// function.
+///
+/// # Errors
+/// [`crate::Error::Drawing`] if the backend fails.
+pub fn draw_candidate<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    event: &Event,
+    curve: &dyn Fn(usize, f64) -> Vec<(f64, f64)>,
+    (x_range, y_range): ((f64, f64), (f64, f64)),
+    scale: f64,
+    labels: &Labels,
+) -> Result<()> {
+    let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
+    let style = colour.stroke_width(px(3.0, scale));
+    let points = curve(m, 0.8 * y_range.1);
+    if event.action == Action::Add {
+        line(chart, &points, style)?;
+    } else {
+        dashed(chart, &points, style, scale)?;
+    }
+    let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
+    let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
+    let at = (x_range.0 + 0.02 * (x_range.1 - x_range.0), y_range.1 - 0.04 * (y_range.1 - y_range.0));
+    chart.draw_series(std::iter::once(Text::new(format!("{name} φ{m}"), at, font))).map_err(drawing_error)?;
+    Ok(())
 }
 
 /// L against step: the whole run faint, the part up to step `shown` in colour; `y_name` is

@@ -8,7 +8,9 @@
 //! - [`settings`], [`params`], [`labelled`]: what the user sets, parsed from text (a URL,
 //!   a control) and shared in groups (the data, the basis, the precisions).
 //! - [`replay`], [`background`]: the one replay every animated panel uses (a cursor over
-//!   the frames of a solver's run) and solvers run in slices in the background.
+//!   the frames of a solver's run) and solvers run in slices in the background;
+//!   [`glm_run`]: the fast RVM on classes or counts, step by step, with the classic sweeps
+//!   beside it (the classification and Poisson panels).
 //! - [`report`], [`scene`], [`fast_steps`]: what panels show besides their charts, and
 //!   scenes several of them draw; [`plotted`]: what the charts plot, as tables.
 //! - [`lesson`]: a lesson step's action on a panel, in its one order.
@@ -20,6 +22,7 @@ pub mod background;
 pub mod centres;
 pub mod editing;
 pub mod fast_steps;
+pub mod glm_run;
 pub mod labelled;
 pub mod lesson;
 pub mod panel;

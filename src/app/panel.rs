@@ -56,11 +56,14 @@ pub struct Layout {
     /// The position of the page's speed slider when the panel opens: 0 is a step every
     /// half second, 3 a step per frame, 6 sixty-four per frame.
     pub play_speed: u8,
+    /// Whether a data point's second coordinate is a count (a whole number ≥ 0, to which a
+    /// placed point's is rounded): the page's point editor then steps it by 1.
+    pub counts: bool,
 }
 
 impl Layout {
-    /// Points (x, t), speed 4.
-    pub const DEFAULT: Layout = Layout { point_axes: ["x", "t"], play_speed: 4 };
+    /// Points (x, t) of real numbers, speed 4.
+    pub const DEFAULT: Layout = Layout { point_axes: ["x", "t"], play_speed: 4, counts: false };
 }
 
 /// One panel of the lab.
@@ -162,10 +165,72 @@ pub trait Panel: Sized + 'static {
     }
 }
 
-/// A change to a panel's settings, given the panel: what [`Live::update`] applies. It
-/// returns what it grabbed for dragging, if anything. (A trait object, so that `update`
-/// exists once per panel rather than once per caller: it was 15 KB of the wasm module.)
-pub type Change<'a, P> = &'a mut dyn FnMut(&P, &mut <P as Panel>::Settings) -> Result<Option<Grab>>;
+/// What a change may do to a panel's settings, seen through an object-safe face (the
+/// settings and the panel they were computed from, [`Edit`]), so that each kind of change —
+/// a value, a data point, a press, a drag — is compiled once rather than once per panel.
+pub trait Editing {
+    /// Sets `key` from text ([`Settings::assign`]).
+    ///
+    /// # Errors
+    /// A parse or range error, or [`Error::UnknownParameter`].
+    fn assign(&mut self, key: &str, text: &str) -> Result<()>;
+    /// The data points ([`Panel::data_points`]).
+    ///
+    /// # Errors
+    /// [`Error::UnknownParameter`] naming `points` for a panel without data points.
+    fn data(&mut self) -> Result<&mut dyn PointSink>;
+    /// A press at (x, y) ([`Panel::press`]): what it grabbed, if anything.
+    ///
+    /// # Errors
+    /// If the press would make the settings invalid.
+    fn press(&mut self, x: f64, y: f64) -> Result<Option<Grab>>;
+    /// `grab` dragged to (x, y) ([`Panel::drag`]).
+    ///
+    /// # Errors
+    /// If the move would make the settings invalid.
+    fn drag(&mut self, grab: Grab, x: f64, y: f64) -> Result<()>;
+    /// Every setting back to its default.
+    fn restore_defaults(&mut self);
+}
+
+/// A copy of a panel's settings being changed, beside the panel computed from the original.
+struct Edit<'a, P: Panel> {
+    panel: &'a P,
+    settings: &'a mut P::Settings,
+}
+
+impl<P: Panel> Editing for Edit<'_, P> {
+    fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+        self.settings.assign(key, text)
+    }
+
+    fn data(&mut self) -> Result<&mut dyn PointSink> {
+        P::data_points(self.settings).ok_or_else(no_points)
+    }
+
+    fn press(&mut self, x: f64, y: f64) -> Result<Option<Grab>> {
+        self.panel.press(self.settings, x, y)
+    }
+
+    fn drag(&mut self, grab: Grab, x: f64, y: f64) -> Result<()> {
+        self.panel.drag(self.settings, grab, x, y)
+    }
+
+    fn restore_defaults(&mut self) {
+        *self.settings = P::Settings::default();
+    }
+}
+
+/// [`Error::UnknownParameter`] naming `points`: the panel has no data points.
+fn no_points() -> Error {
+    Error::UnknownParameter { key: "points".into() }
+}
+
+/// A change to a panel's settings: what [`Live::update`] applies. It returns what it
+/// grabbed for dragging, if anything. (A trait object over [`Editing`], so that `update`
+/// exists once per panel and each change once in all: together they were 15 KB of the wasm
+/// module.)
+pub type Change<'a> = &'a mut dyn FnMut(&mut dyn Editing) -> Result<Option<Grab>>;
 
 /// A panel on the page: its settings, the panel computed from them, and what the pointer
 /// holds.
@@ -211,9 +276,9 @@ impl<P: Panel> Live<P> {
     ///
     /// # Errors
     /// The error of `change` or of [`Panel::compute`].
-    pub fn update(&mut self, change: Change<'_, P>) -> Result<Option<Grab>> {
+    pub fn update(&mut self, change: Change<'_>) -> Result<Option<Grab>> {
         let mut settings = self.settings.clone();
-        let outcome = change(&self.panel, &mut settings)?;
+        let outcome = change(&mut Edit { panel: &self.panel, settings: &mut settings })?;
         let (before, after) = (self.settings.value_list(), settings.value_list());
         if !(only_followed_changed(&before, &after, P::FOLLOWS) && self.follow(&settings)) {
             self.panel = P::compute(&settings)?;
@@ -275,12 +340,6 @@ impl<P: Panel> Live<P> {
     /// The data points of `settings` as the chart plots them (none without data).
     fn points_of(settings: &P::Settings) -> Vec<(f64, f64)> {
         P::data_points(&mut settings.clone()).and_then(|data| data.points().ok()).unwrap_or_default()
-    }
-
-    /// The data of `settings`, or [`Error::UnknownParameter`] naming `points` for a panel
-    /// without data points.
-    fn data(settings: &mut P::Settings) -> Result<&mut dyn PointSink> {
-        P::data_points(settings).ok_or_else(|| Error::UnknownParameter { key: "points".into() })
     }
 }
 
@@ -477,20 +536,19 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn set(&mut self, key: &str, text: &str) -> Result<()> {
-        self.update(&mut |_, settings| settings.assign(key, text).map(|()| None)).map(drop)
+        set_one(self, key, text)
     }
 
     fn reset(&mut self) -> Result<()> {
-        *self = Self::try_default()?;
-        Ok(())
+        reset(self)
     }
 
     fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
-        self.update(&mut |_, settings| Self::data(settings)?.add_point(x, t).map(|()| None)).map(drop)
+        add_point(self, x, t)
     }
 
     fn import_csv(&mut self, text: &str) -> Result<()> {
-        self.update(&mut |_, settings| Self::data(settings)?.import_csv(text).map(|()| None)).map(drop)
+        import_csv(self, text)
     }
 
     fn export_csv(&self) -> Result<Option<String>> {
@@ -498,14 +556,11 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn press(&mut self, x: f64, y: f64) -> Result<bool> {
-        self.grab = self.update(&mut |panel, settings| panel.press(settings, x, y))?;
-        Ok(self.changed)
+        press(self, x, y)
     }
 
     fn drag(&mut self, x: f64, y: f64) -> Result<bool> {
-        let Some(grab) = self.grab else { return Ok(false) };
-        self.update(&mut |panel, settings| panel.drag(settings, grab, x, y).map(|()| None))?;
-        Ok(true)
+        drag(self, x, y)
     }
 
     fn release(&mut self) {
@@ -520,26 +575,12 @@ impl<P: Panel> PanelModel for Live<P> {
         self.panel.points_on_chart()
     }
 
-    fn edit_point(&mut self, edit: PointEdit) -> Result<()> {
-        self.update(&mut |_, settings| {
-            let data = Self::data(settings)?;
-            match edit {
-                PointEdit::Move { index, x, y } => data.move_point(index, x, y),
-                PointEdit::Remove(index) => data.remove_point(index),
-            }
-            .map(|()| None)
-        })
-        .map(drop)
+    fn edit_point(&mut self, point: PointEdit) -> Result<()> {
+        edit_point(self, point)
     }
 
     fn set_all(&mut self, pairs: &[(String, String)]) -> Result<()> {
-        self.update(&mut |_, settings| {
-            for (key, text) in pairs {
-                settings.assign(key, text)?;
-            }
-            Ok(None)
-        })
-        .map(drop)
+        set_all(self, pairs)
     }
 
     fn handles(&self) -> Vec<Handle> {
@@ -547,14 +588,7 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn move_handle(&mut self, index: usize, x: f64, y: f64) -> Result<bool> {
-        let handles = self.handles();
-        crate::error::ensure_index("handle", index, handles.len())?;
-        let grab = handles[index].grab;
-        self.update(&mut |panel, settings| match grab {
-            Some(grab) => panel.drag(settings, grab, x, y).map(|()| None),
-            None => panel.press(settings, x, y),
-        })?;
-        Ok(self.changed)
+        move_handle(self, index, x, y)
     }
 
     fn step(&mut self, steps: usize) -> bool {
@@ -598,22 +632,132 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn apply_query(&mut self, pairs: &[(String, String)]) -> Vec<Notice> {
-        let mut settings = P::Settings::default();
-        let frame = self.panel.player().and_then(|player| player.key());
-        let mut notices = assign_pairs(pairs, frame, &mut |key, text| settings.assign(key, text));
-        // The same state (a page opened with its defaults, a lesson step that keeps the
-        // state) is not computed again.
-        if settings.value_list() == self.settings.value_list() {
-            return notices;
-        }
-        match Self::with_settings(settings) {
-            Ok(panel) => *self = panel,
-            Err(error) => notices.push(Notice { key: String::new(), error }),
-        }
-        notices
+        apply_query(self, pairs)
     }
 
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         Live::draw(self, root, scale, labels)
     }
+}
+
+/// The few things the page's requests need of [`Live`] that depend on the panel's type;
+/// the requests themselves ([`edit`], [`press`], [`apply_query`] …) are written once over
+/// it, not once per panel.
+trait Core {
+    /// [`Live::update`].
+    fn update(&mut self, change: Change<'_>) -> Result<Option<Grab>>;
+    /// Whether the last update changed the state.
+    fn changed(&self) -> bool;
+    /// What the pointer holds.
+    fn grab(&mut self) -> &mut Option<Grab>;
+    /// [`Panel::handles`].
+    fn handles(&self) -> Vec<Handle>;
+    /// The setting that records the frame shown, if the panel animates.
+    fn frame_key(&self) -> Option<&'static str>;
+}
+
+impl<P: Panel> Core for Live<P> {
+    fn update(&mut self, change: Change<'_>) -> Result<Option<Grab>> {
+        Live::update(self, change)
+    }
+
+    fn changed(&self) -> bool {
+        self.changed
+    }
+
+    fn grab(&mut self) -> &mut Option<Grab> {
+        &mut self.grab
+    }
+
+    fn handles(&self) -> Vec<Handle> {
+        self.panel.handles(&self.settings)
+    }
+
+    fn frame_key(&self) -> Option<&'static str> {
+        self.panel.player().and_then(|player| player.key())
+    }
+}
+
+/// Applies `change` to the settings ([`Live::update`]), grabbing nothing.
+fn edit(live: &mut dyn Core, change: &mut dyn FnMut(&mut dyn Editing) -> Result<()>) -> Result<()> {
+    live.update(&mut |e| change(e).map(|()| None)).map(drop)
+}
+
+/// [`PanelModel::set`].
+fn set_one(live: &mut dyn Core, key: &str, text: &str) -> Result<()> {
+    edit(live, &mut |e| e.assign(key, text))
+}
+
+/// [`PanelModel::set_all`]: every pair, then one computation.
+fn set_all(live: &mut dyn Core, pairs: &[(String, String)]) -> Result<()> {
+    edit(live, &mut |e| pairs.iter().try_for_each(|(key, text)| e.assign(key, text)))
+}
+
+/// [`PanelModel::reset`]: the default settings, nothing held.
+fn reset(live: &mut dyn Core) -> Result<()> {
+    *live.grab() = None;
+    edit(live, &mut |e| {
+        e.restore_defaults();
+        Ok(())
+    })
+}
+
+/// [`PanelModel::add_point`].
+fn add_point(live: &mut dyn Core, x: f64, t: f64) -> Result<()> {
+    edit(live, &mut |e| e.data()?.add_point(x, t))
+}
+
+/// [`PanelModel::import_csv`].
+fn import_csv(live: &mut dyn Core, text: &str) -> Result<()> {
+    edit(live, &mut |e| e.data()?.import_csv(text))
+}
+
+/// [`PanelModel::edit_point`].
+fn edit_point(live: &mut dyn Core, point: PointEdit) -> Result<()> {
+    edit(live, &mut |e| match point {
+        PointEdit::Move { index, x, y } => e.data()?.move_point(index, x, y),
+        PointEdit::Remove(index) => e.data()?.remove_point(index),
+    })
+}
+
+/// [`PanelModel::press`]: the panel's press, and what it grabbed held for a drag.
+fn press(live: &mut dyn Core, x: f64, y: f64) -> Result<bool> {
+    *live.grab() = live.update(&mut |e| e.press(x, y))?;
+    Ok(live.changed())
+}
+
+/// [`PanelModel::drag`]: what the press grabbed, dragged.
+fn drag(live: &mut dyn Core, x: f64, y: f64) -> Result<bool> {
+    let Some(grab) = *live.grab() else { return Ok(false) };
+    live.update(&mut |e| e.drag(grab, x, y).map(|()| None))?;
+    Ok(true)
+}
+
+/// [`PanelModel::move_handle`]: a drag of the handle's grab, or a press at the new place.
+fn move_handle(live: &mut dyn Core, index: usize, x: f64, y: f64) -> Result<bool> {
+    let handles = live.handles();
+    crate::error::ensure_index("handle", index, handles.len())?;
+    let grab = handles[index].grab;
+    live.update(&mut |e| match grab {
+        Some(grab) => e.drag(grab, x, y).map(|()| None),
+        None => e.press(x, y),
+    })?;
+    Ok(live.changed())
+}
+
+/// [`PanelModel::apply_query`]: the defaults, then each pair (the frame last). The same
+/// state (a page opened with its defaults, a lesson step that keeps the state) is not
+/// computed again, nor one that differs only in what the panel follows (the frame shown).
+fn apply_query(live: &mut dyn Core, pairs: &[(String, String)]) -> Vec<Notice> {
+    let frame = live.frame_key();
+    let mut notices = vec![];
+    let result = live.update(&mut |e| {
+        e.restore_defaults();
+        notices = assign_pairs(pairs, frame, &mut |key, text| e.assign(key, text));
+        Ok(None)
+    });
+    if let Err(error) = result {
+        notices.push(Notice { key: String::new(), error });
+    }
+    notices
 }

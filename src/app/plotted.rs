@@ -131,36 +131,38 @@ fn coarse(n: usize) -> Vec<usize> {
 }
 
 /// The predictive chart: the data; and on the grid the true curve (when it is known there),
-/// the mean, the ±2σ band's edges and each posterior sample.
+/// the mean, the ±2σ band's edges and each posterior sample (as shown: through the scene's
+/// link, and named by it).
 impl Tabulate for PredictiveScene {
     fn tabulate(&self, tables: &mut Vec<Plotted>) {
         if !self.points.is_empty() {
             tables.push(Plotted::points(Name::Series("data"), ("x", "t"), &self.points));
         }
         let truth_on_grid = self.truth.len() == self.grid.len() && !self.truth.is_empty();
+        let [truth, mean, lower, upper] = self.link.names();
         let mut headings = vec![Heading::axis("x")];
         if truth_on_grid {
-            headings.push(Heading::new(Name::Series("truth")));
+            headings.push(Heading::new(Name::Series(truth)));
         }
-        headings.extend([Heading::new(Name::Series("mean")), Heading::axis("lower-2sd"), Heading::axis("upper-2sd")]);
+        headings.extend([Heading::new(Name::Series(mean)), Heading::axis(lower), Heading::axis(upper)]);
         for k in 1..=self.samples.len() {
             headings.push(Heading::numbered(Name::Series("samples"), k));
         }
         let mut table = Plotted::new(Name::Chart("curves"), headings);
         for i in 0..self.grid.len().min(self.mean.len()).min(self.std_dev.len()) {
-            let (mean, sd) = (self.mean[i], self.std_dev[i]);
+            let (lower, upper) = self.band_at(i, 2.0);
             table.values.push(self.grid[i]);
             if truth_on_grid {
                 table.values.push(self.truth[i].1);
             }
-            table.values.extend([mean, mean - 2.0 * sd, mean + 2.0 * sd]);
+            table.values.extend([self.mean_at(i), lower, upper]);
             for sample in &self.samples {
                 table.values.push(sample.get(i).copied().unwrap_or(f64::NAN));
             }
         }
         tables.push(table);
         if !self.truth.is_empty() && !truth_on_grid {
-            tables.push(Plotted::points(Name::Series("truth"), ("x", "t"), &self.truth));
+            tables.push(Plotted::points(Name::Series(truth), ("x", "t"), &self.truth));
         }
     }
 }

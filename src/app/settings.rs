@@ -5,8 +5,10 @@
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
-use crate::data::{Dataset, MAX_POINTS, Sinusoid};
-use crate::error::{Bound, Error, Result, ensure_non_negative, ensure_positive};
+use crate::data::{Counts, Dataset, MAX_POINTS, Sinusoid};
+use crate::error::{Bound, Error, Result, ensure_finite, ensure_non_negative, ensure_positive};
+use crate::rvm::likelihood::Likelihood;
+use crate::rvm::{FastSettings, Selection};
 
 /// What the user set on a panel, addressable by parameter key (as in the URL).
 pub trait Settings: Clone + Default {
@@ -135,12 +137,19 @@ impl PointSink for DataParams {
         DataParams::add_point(self, x, t)
     }
 
-    /// The rows (x, t) become the data: no generated points, every row an added one.
+    /// The rows (x, t) become the data: no generated points, every row an added one (of
+    /// counts, each t a whole count, else [`Error::BadCount`] naming its line).
     fn import_csv(&mut self, text: &str) -> Result<()> {
         let rows = crate::data::parse_rows(text, &XT)?;
         if rows.len() > self.max_n {
             let bound = Bound::AtMost { max: self.max_n as u64 };
             return Err(Error::OutOfRange { name: "N", value: rows.len().to_string(), bound });
+        }
+        if self.source == Source::Counts
+            && let Some((line, row)) = rows.iter().find(|(_, row)| !COUNT.admits(row[1]))
+        {
+            let text = format!("{}, {}", row[0], row[1]);
+            return Err(Error::BadCount { line: *line, text, max: COUNT.largest_target() });
         }
         self.n = 0;
         self.extra = rows.into_iter().map(|(_, row)| (row[0], row[1])).collect();
@@ -159,8 +168,8 @@ impl PointSink for DataParams {
     }
 
     fn move_point(&mut self, index: usize, x: f64, t: f64) -> Result<()> {
-        let (x, t) = (crate::error::ensure_finite("x", x)?, crate::error::ensure_finite("t", t)?);
-        self.own_points(index)?[index] = (round_to(x, POINT_DECIMALS), round_to(t, POINT_DECIMALS));
+        let point = self.placed(x, t)?;
+        self.own_points(index)?[index] = point;
         Ok(())
     }
 
@@ -181,7 +190,20 @@ impl DataParams {
     }
 }
 
-/// The noisy sinusoid (N, σ, seed) plus the points the user added.
+/// What generates a panel's data, and what its targets are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The noisy sinusoid ([`Sinusoid`], N, σ and seed); a target is any finite number.
+    Sinusoid,
+    /// Counts of events ([`Counts`], N and seed); a target is a whole count from 0 to
+    /// [`crate::rvm::likelihood::MAX_COUNT`] (a placed point's t is rounded to one).
+    Counts,
+}
+
+/// The targets of [`Source::Counts`]: a Poisson likelihood's.
+const COUNT: Likelihood = Likelihood::Poisson;
+
+/// The noisy sinusoid (N, σ, seed), or counts (N, seed), plus the points the user added.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DataParams {
     /// Number of generated points N.
@@ -194,13 +216,21 @@ pub struct DataParams {
     pub extra: Vec<(f64, f64)>,
     /// Most points in all (this panel's limit, at most [`MAX_POINTS`]).
     pub max_n: usize,
+    /// What generates the data.
+    pub source: Source,
 }
 
 impl DataParams {
     /// N generated points with noise σ from `seed`, no added points, at most
     /// [`LIVE_MAX_POINTS`] in all.
     pub fn new(n: usize, noise: f64, seed: u64) -> Self {
-        Self { n, noise, seed, extra: vec![], max_n: LIVE_MAX_POINTS }
+        Self { n, noise, seed, extra: vec![], max_n: LIVE_MAX_POINTS, source: Source::Sinusoid }
+    }
+
+    /// N counts from `seed` ([`Counts`]), no added points, at most [`LIVE_MAX_POINTS`] in
+    /// all.
+    pub fn counts(n: usize, seed: u64) -> Self {
+        Self { source: Source::Counts, ..Self::new(n, 0.0, seed) }
     }
 
     /// The same with at most `max_n` points in all (for panels whose work grows fast with N).
@@ -218,7 +248,10 @@ impl DataParams {
             let bound = Bound::AtMost { max: self.max_n as u64 };
             return Err(Error::OutOfRange { name: "N", value: total.to_string(), bound });
         }
-        let mut data = Sinusoid { n: self.n, noise: self.noise, seed: self.seed }.generate()?;
+        let mut data = match self.source {
+            Source::Sinusoid => Sinusoid { n: self.n, noise: self.noise, seed: self.seed }.generate()?,
+            Source::Counts => Counts { n: self.n, seed: self.seed }.generate()?,
+        };
         for &(x, t) in &self.extra {
             data.push(x, t)?;
         }
@@ -234,16 +267,42 @@ impl DataParams {
         Sinusoid { n: TEST_POINTS, noise: self.noise, seed: self.seed.wrapping_add(TEST_SEED_OFFSET) }.generate()
     }
 
-    /// Adds (x, t), rounded to [`POINT_DECIMALS`] decimals.
+    /// Adds (x, t) as [`DataParams::placed`] places it.
     ///
     /// # Errors
-    /// [`Error::NotFinite`] for NaN or ±∞.
+    /// As [`DataParams::placed`].
     pub fn add_point(&mut self, x: f64, t: f64) -> Result<()> {
-        crate::error::ensure_finite("x", x)?;
-        crate::error::ensure_finite("t", t)?;
-        self.extra.push((round_to(x, POINT_DECIMALS), round_to(t, POINT_DECIMALS)));
+        let point = self.placed(x, t)?;
+        self.extra.push(point);
         Ok(())
     }
+
+    /// The point (x, t) as a point placed by hand is kept: x and t rounded to
+    /// [`POINT_DECIMALS`] decimals, or for counts t rounded to the nearest whole count ≥ 0.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for NaN or ±∞; for counts, [`Error::OutOfRange`] for a t that
+    /// rounds above [`crate::rvm::likelihood::MAX_COUNT`].
+    pub fn placed(&self, x: f64, t: f64) -> Result<(f64, f64)> {
+        let (x, t) = (round_to(ensure_finite("x", x)?, POINT_DECIMALS), ensure_finite("t", t)?);
+        match self.source {
+            Source::Sinusoid => Ok((x, round_to(t, POINT_DECIMALS))),
+            // + 0.0 turns the −0 of a count rounded up from below zero into 0.
+            Source::Counts => Ok((x, check_count(t.round().max(0.0) + 0.0)?)),
+        }
+    }
+}
+
+/// `t` if it is a whole count of [`Source::Counts`], else [`Error::OutOfRange`] naming t.
+fn check_count(t: f64) -> Result<f64> {
+    if COUNT.admits(t) {
+        return Ok(t);
+    }
+    Err(Error::OutOfRange {
+        name: "t",
+        value: t.to_string(),
+        bound: Bound::WholeBetween { min: 0, max: COUNT.largest_target() },
+    })
 }
 
 /// The largest noise σ of generated data: the data span about ±1, and a σ far beyond
@@ -279,17 +338,21 @@ const DATA_PARAMS: &[ParamSpec] = &[
 ];
 
 impl ParamGroup for DataParams {
-    /// [`DATA_PARAMS`], the N slider ending at this panel's limit.
+    /// [`DATA_PARAMS`] (counts have no noise σ), the N slider ending at this panel's limit.
     fn params(&self) -> Vec<ParamSpec> {
-        DATA_PARAMS.iter().map(|&spec| with_max(spec, "N", self.max_n)).collect()
+        let counts = self.source == Source::Counts;
+        let own = DATA_PARAMS.iter().filter(|spec| !(counts && spec.key == "noise"));
+        own.map(|&spec| with_max(spec, "N", self.max_n)).collect()
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
         let result = match key {
             "N" => parse_integer("N", text, 0, self.max_n as u64).map(|n| self.n = n as usize),
-            "noise" => parse_real("σ", text).and_then(check_noise).map(|v| self.noise = v),
+            "noise" if self.source == Source::Sinusoid => {
+                parse_real("σ", text).and_then(check_noise).map(|v| self.noise = v)
+            }
             "seed" => parse_integer("seed", text, 0, u64::from(u32::MAX)).map(|s| self.seed = s),
-            POINTS_KEY => parse_points(text).map(|p| self.extra = p),
+            POINTS_KEY => self.parse_points(text).map(|p| self.extra = p),
             _ => return None,
         };
         Some(result)
@@ -298,7 +361,7 @@ impl ParamGroup for DataParams {
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
             "N" => self.n.to_string(),
-            "noise" => self.noise.to_string(),
+            "noise" if self.source == Source::Sinusoid => self.noise.to_string(),
             "seed" => self.seed.to_string(),
             POINTS_KEY => self.extra.iter().map(|(x, t)| format!("{x}:{t}")).collect::<Vec<_>>().join(","),
             _ => return None,
@@ -311,16 +374,24 @@ impl ParamGroup for DataParams {
     }
 }
 
-/// Parses `x:t,x:t,…` (empty text: no points).
-fn parse_points(text: &str) -> Result<Vec<(f64, f64)>> {
-    text.split(',')
-        .filter(|p| !p.trim().is_empty())
-        .map(|pair| {
-            let (x, t) =
-                pair.split_once(':').ok_or_else(|| Error::NotFinite { name: "point".into(), value: pair.into() })?;
-            Ok((parse_real("x", x)?, parse_real("t", t)?))
-        })
-        .collect()
+impl DataParams {
+    /// Parses `x:t,x:t,…` (empty text: no points); for counts each t must be a whole count.
+    ///
+    /// # Errors
+    /// [`Error::NotFinite`] for a pair that is not two numbers; [`Error::OutOfRange`] for a
+    /// t of counts that is not a count.
+    fn parse_points(&self, text: &str) -> Result<Vec<(f64, f64)>> {
+        text.split(',')
+            .filter(|p| !p.trim().is_empty())
+            .map(|pair| {
+                let (x, t) = pair
+                    .split_once(':')
+                    .ok_or_else(|| Error::NotFinite { name: "point".into(), value: pair.into() })?;
+                let t = parse_real("t", t)?;
+                Ok((parse_real("x", x)?, if self.source == Source::Counts { check_count(t)? } else { t }))
+            })
+            .collect()
+    }
 }
 
 /// The basis family and its shape parameters.
@@ -624,6 +695,67 @@ impl<D: PointSink> PointSink for RunData<D> {
     }
 }
 
+/// What the user sets of a fast RVM run (Tipping & Faul 2003, §4): how the next basis
+/// function is chosen, and whether candidates nearly parallel to an active one are refused.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FastOptions {
+    /// How the next basis function is chosen.
+    pub selection: Selection,
+    /// Refuse candidates nearly parallel to an active basis function.
+    pub alignment_test: bool,
+}
+
+impl Default for FastOptions {
+    /// Greedy, with the alignment test.
+    fn default() -> Self {
+        Self { selection: Selection::Greedy, alignment_test: true }
+    }
+}
+
+impl FastOptions {
+    /// The run's settings: these options, `seed` for random selection and at most
+    /// `max_steps` steps, the rest [`FastSettings`]' defaults.
+    pub fn run(self, seed: u64, max_steps: usize) -> FastSettings {
+        FastSettings {
+            selection: self.selection,
+            alignment_test: self.alignment_test,
+            seed,
+            max_steps,
+            ..FastSettings::default()
+        }
+    }
+}
+
+const FAST_PARAMS: &[ParamSpec] = &[
+    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
+    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
+];
+
+impl ParamGroup for FastOptions {
+    fn params(&self) -> Vec<ParamSpec> {
+        FAST_PARAMS.to_vec()
+    }
+
+    fn assign(&mut self, key: &str, text: &str) -> Option<Result<()>> {
+        let result = match key {
+            "selection" => parse_choice("selection", text, &Selection::NAMES)
+                .and_then(Selection::from_name)
+                .map(|selection| self.selection = selection),
+            "align" => parse_toggle("align", text).map(|on| self.alignment_test = on),
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    fn value(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "selection" => self.selection.name().to_owned(),
+            "align" => toggle_text(self.alignment_test).to_owned(),
+            _ => return None,
+        })
+    }
+}
+
 /// Asks each group in turn to assign `key`; [`Error::UnknownParameter`] if none owns it.
 pub fn assign_in(groups: &mut [&mut dyn ParamGroup], key: &str, text: &str) -> Result<()> {
     for group in groups.iter_mut() {
@@ -651,6 +783,38 @@ mod tests {
         assert_eq!(error.code(), "out-of-range");
         data.assign("noise", "1000").unwrap().unwrap();
         assert_eq!(data.noise, 1000.0);
+    }
+
+    #[test]
+    fn counts_are_whole_wherever_they_come_in() {
+        let mut data = DataParams::counts(3, 1);
+        assert!(data.params().iter().all(|p| p.key != "noise") && data.value("noise").is_none());
+        assert!(data.assign("noise", "0.3").is_none(), "counts have no noise σ");
+        // Placed: rounded to the nearest count, at least 0 (no −0 in the URL).
+        data.add_point(0.123456, 2.5).unwrap();
+        data.add_point(0.5, -0.3).unwrap();
+        assert_eq!(data.value(POINTS_KEY).as_deref(), Some("0.1235:3,0.5:0"));
+        assert_eq!(data.add_point(0.5, 1e10).unwrap_err().code(), "out-of-range");
+        PointSink::move_point(&mut data, 4, 0.25, 6.6).unwrap();
+        assert_eq!(data.extra[4], (0.25, 7.0));
+        // The generated counts are the seeded ones.
+        let counts = Counts { n: 3, seed: 1 }.generate().unwrap();
+        assert_eq!(data.dataset().unwrap().t[..3], counts.t[..]);
+        // The URL's: whole counts only.
+        assert!(data.assign(POINTS_KEY, "0.1:4,0.9:0").unwrap().is_ok());
+        for bad in ["0.1:2.5", "0.1:-1", "0.1:1e10"] {
+            assert_eq!(data.assign(POINTS_KEY, bad).unwrap().unwrap_err().code(), "out-of-range", "{bad}");
+        }
+        // CSV: the first row whose t is not a count is named, and nothing changes.
+        let before = data.clone();
+        let error = PointSink::import_csv(&mut data, "x,t\n0.1,1\n0.2,3\n0.3,-2\n0.4,0.5\n").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 4 (0.3, -2) is not a row of x, t: the count t must be a whole number from 0 to 1000000000"
+        );
+        assert_eq!(data, before);
+        PointSink::import_csv(&mut data, "0.1,1\n0.2,3\n").unwrap();
+        assert_eq!((data.n, data.extra.clone()), (0, vec![(0.1, 1.0), (0.2, 3.0)]));
     }
 
     #[test]

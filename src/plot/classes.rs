@@ -42,18 +42,9 @@ pub fn legend(classes: usize) -> Vec<LegendEntry> {
         .collect()
 }
 
-/// A class map with charts beside it: the map on the left (on top when `root` is narrow,
-/// [`super::is_narrow`]) and the side split into an upper and a lower chart.
-pub fn map_layout<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, scale: f64) -> [DrawingArea<DB, Shift>; 3] {
-    let (w, h) = root.dim_in_pixel();
-    let (main, side) = if super::is_narrow(root, scale) {
-        root.split_vertically(h / 2)
-    } else {
-        root.split_horizontally(w * 58 / 100)
-    };
-    let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
-    [main, upper, lower]
-}
+/// The class map's share of a panel beside its two side charts, in percent of the width
+/// (or, stacked on a narrow page, of the height): [`super::main_and_side`].
+pub const MAP_SHARE: (u32, u32) = (58, 50);
 
 /// Shades of confidence drawn per class: a cell's colour is its most probable class's,
 /// mixed with white in one of this many steps.

@@ -508,6 +508,39 @@ pub fn split_pair<DB: DrawingBackend>(
     }
 }
 
+/// A main chart with two charts beside it, one above the other: the main one takes
+/// `share.0` percent of the width — or, stacked when `root` is narrower than [`NARROW`]
+/// CSS pixels, `share.1` percent of the height — and the side is split in two.
+pub fn main_and_side<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    scale: f64,
+    share: (u32, u32),
+) -> [DrawingArea<DB, Shift>; 3] {
+    let (w, h) = root.dim_in_pixel();
+    let (main, side) = if is_narrow(root, scale) {
+        root.split_vertically(h * share.1 / 100)
+    } else {
+        root.split_horizontally(w * share.0 / 100)
+    };
+    let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
+    [main, upper, lower]
+}
+
+/// Ink rings of `radius` CSS pixels around `points` (the relevance vectors).
+///
+/// # Errors
+/// [`Error::Drawing`] if the backend fails.
+pub fn rings<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    points: &[(f64, f64)],
+    radius: f64,
+    scale: f64,
+) -> Result<()> {
+    let style = palette::INK.stroke_width(px(1.5, scale));
+    chart.draw_series(points.iter().map(|&p| Circle::new(p, px(radius, scale), style))).map_err(drawing_error)?;
+    Ok(())
+}
+
 /// Pixel size of a length given in CSS pixels on a display with `scale` device pixels
 /// per CSS pixel (devicePixelRatio).
 pub(crate) fn px(css: f64, scale: f64) -> u32 {

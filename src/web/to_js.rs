@@ -251,8 +251,9 @@ impl ToJs for Sentence {
     }
 }
 
-/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, frameKey: key |
+/// `{name, params, animated, playSpeed, pointAxes: [a, b] | undefined, counts, frameKey: key |
 /// undefined, chartText}`: `pointAxes` is undefined for a panel without data points;
+/// `counts` says a point's second coordinate is a whole count;
 /// `frameKey` names the setting of the frame shown; `chartText` is the size of tick labels
 /// in CSS pixels at scale 1.
 impl ToJs for Description {
@@ -265,6 +266,7 @@ impl ToJs for Description {
             ("animated", self.animated.to_js()),
             ("playSpeed", f64::from(layout.play_speed).to_js()),
             ("pointAxes", axes.to_js()),
+            ("counts", layout.counts.to_js()),
             ("frameKey", self.frame_key.to_js()),
             ("chartText", crate::plot::TICK_TEXT.to_js()),
         ])

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
+import enFastRvm from '../../www/strings/en/fast-rvm.js';
 import { axeViolations, open, panelNames, settled, start } from './browser.mjs';
 
 
@@ -239,7 +240,7 @@ describe('charts a screen reader can follow', () => {
     const rv = await page.textContent('#readouts dd[data-key="relevance-vectors"]');
     assert.equal(
       text,
-      en['summary.fast-rvm']
+      enFastRvm['summary.fast-rvm']
         .replace('{step}', '8')
         .replace('{steps}', await page.textContent('#readouts dd[data-key="steps-to-converge"]'))
         .replace('{action}', action)

@@ -110,6 +110,17 @@ export async function settled(page) {
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
+/** The text of readout `key`. */
+export const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
+
+/** The value of `key` in the page's URL query (null when absent). */
+export const query = (page, key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
+
+/** The rows of the report's table `index` (on the fast panels 0 is the event log, newest
+ *  first, and 1 the methods) as text. */
+export const tableRows = (page, index) =>
+  page.$$eval(`#tables table`, (tables, i) => [...tables[i].tBodies[0].rows].map((tr) => [...tr.cells].map((c) => c.textContent)), index);
+
 /** Number of times the chart has been drawn so far. */
 export function draws(page) {
   return page.$eval('#chart', (c) => Number(c.dataset.draws ?? 0));

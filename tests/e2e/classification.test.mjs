@@ -10,7 +10,7 @@ import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
 
 const STRINGS = { en, zh };
-import { draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+import { draws, open, query, readout, screenPoint, settled, start, tableRows as rows, waitForDraws } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -20,11 +20,6 @@ after(async () => {
   await env?.close();
 });
 
-const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
-const query = (page, key) => page.evaluate((k) => new URLSearchParams(location.search).get(k), key);
-/** The rows of table `index` (0: event log, newest first; 1: methods) as text. */
-const rows = (page, index) =>
-  page.$$eval(`#tables table`, (tables, i) => [...tables[i].tBodies[0].rows].map((tr) => [...tr.cells].map((c) => c.textContent)), index);
 const pointLabels = (page) => page.$$eval('#add-point label > span', (spans) => spans.map((s) => s.textContent));
 
 /** Shows step `k` by typing it into the step box; waits for the redraw. */

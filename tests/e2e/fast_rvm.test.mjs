@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { draws, open, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+import { draws, open, readout, screenPoint, settled, start, tableRows as rows, waitForDraws } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -14,11 +14,7 @@ after(async () => {
   await env?.close();
 });
 
-const readout = (page, key) => page.$eval(`#readouts dd[data-key="${key}"]`, (el) => el.textContent);
 const urlStep = (page) => page.evaluate(() => new URLSearchParams(location.search).get('step'));
-/** The rows of table `index` (0: event log, 1: methods) as text. */
-const rows = (page, index) =>
-  page.$$eval(`#tables table`, (tables, i) => [...tables[i].tBodies[0].rows].map((tr) => [...tr.cells].map((c) => c.textContent)), index);
 
 describe('panel fast-rvm', () => {
   test('Step adds a basis function, the event log shows it, Step back undoes it', async () => {

@@ -19,7 +19,7 @@ import { canvasHash, draws, panelNames, settled, start, waitForDraws } from './b
  * What the matrix needs to know of each panel: a numeric box to type into (`key`), the
  * normal input that shows the module alive (`alive`: a box and two good values, used in
  * turn, or `'step'`: the player's Step or Back), which URL keys it has, and for panels with
- * data the columns of a CSV row and the largest N.
+ * data the columns of a CSV row, the largest N and whether t is a count.
  */
 const PANELS = {
   basis: { key: 's', alive: ['M', '4', '5'], keys: ['N', 'M', 'seed', 'basis'] },
@@ -34,6 +34,7 @@ const PANELS = {
   'lambda-curve': { key: 'sparsity', alive: ['q2', '9', '8'], keys: ['case'] },
   'fast-rvm': { key: 's', alive: 'step', keys: ['N', 'M', 'seed', 'basis', 'step'], csv: 2, maxN: 2000 },
   classification: { key: 's', alive: 'step', keys: ['N', 'seed', 'layout', 'step'], csv: 3, maxN: 400 },
+  poisson: { key: 's', alive: 'step', keys: ['N', 'seed', 'step'], csv: 2, maxN: 400, counts: true },
   multiclass: { key: 's', alive: 'step', keys: ['N', 'seed', 'layout', 'step'], csv: 3, maxN: 150 },
 };
 
@@ -87,9 +88,11 @@ const URL_PAGE = [
  *  panel, the next three on the next). */
 const TYPED = ['NaN', 'abc', '-5', '1e400', MARKUP, '', '١٢', '0x10', 'Infinity', '--1'];
 
-/** CSV pastes for a panel whose rows have `columns` numbers, at most `maxN` of them. */
-function csvCases(columns, maxN) {
-  const row = (x) => (columns === 2 ? `${x},${(x * 0.7).toFixed(2)}` : `${x},${(1 - x).toFixed(2)},${Math.round(x * 3) % 2}`);
+/** CSV pastes for a panel whose rows have `columns` numbers (t a whole count when
+ *  `counts`), at most `maxN` of them. */
+function csvCases(columns, maxN, counts = false) {
+  const t = (x) => (counts ? String(Math.round(x * 7)) : (x * 0.7).toFixed(2));
+  const row = (x) => (columns === 2 ? `${x},${t(x)}` : `${x},${(1 - x).toFixed(2)},${Math.round(x * 3) % 2}`);
   const many = (n) => Array.from({ length: n }, (_, i) => row(Number(((i % 97) / 97).toFixed(3)))).join('\n');
   const cases = [
     { input: '', expect: 'message', label: 'empty' },
@@ -102,9 +105,13 @@ function csvCases(columns, maxN) {
     { input: `${row(0.2)}\n0.3`, expect: 'message', label: 'a column too few' },
     { input: many(maxN + 1), expect: 'message', label: `${maxN + 1} rows`, limit: maxN },
     { input: row(0.5), expect: 'accepted', label: 'one row' },
-    { input: columns === 2 ? '0.5,0.1\n0.5,0.9\n0.5,-0.4' : '0.5,0.5,0\n0.5,0.5,1\n0.5,0.5,0', expect: 'accepted', label: 'duplicate x' },
+    { input: columns === 3 ? '0.5,0.5,0\n0.5,0.5,1\n0.5,0.5,0' : counts ? '0.5,1\n0.5,9\n0.5,0' : '0.5,0.1\n0.5,0.9\n0.5,-0.4', expect: 'accepted', label: 'duplicate x' },
   ];
   if (columns === 2) cases.push({ input: '0.1,1\n0.4,1\n0.7,1\n0.9,1', expect: 'accepted', label: 'constant t' });
+  if (counts) {
+    cases.push({ input: '0.1,2\n0.3,-1', expect: 'message', label: 'count -1' });
+    cases.push({ input: '0.1,2\n0.3,2.5', expect: 'message', label: 'count 2.5' });
+  }
   else {
     cases.push({ input: '0.1,0.2,0\n0.3,0.4,9', expect: 'message', label: 'class 9' });
     cases.push({ input: '0.1,0.2,0\n0.3,0.4,-1', expect: 'message', label: 'class -1' });
@@ -186,7 +193,7 @@ function matrix() {
     }
     if (p.csv) {
       // Every other paste, the others on the next panel with data; the languages in turn.
-      csvCases(p.csv, p.maxN)
+      csvCases(p.csv, p.maxN, p.counts)
         .filter((c, k) => (k + i) % 2 === 0)
         .forEach((c, k) => rows.push({ panel, lang: lang(k), kind: 'csv', ...c }));
       if (HUGE[panel]) rows.push({ panel, lang: HUGE[panel], kind: 'csv', huge: 100000, expect: 'message', label: '10⁵ rows', limit: p.maxN });

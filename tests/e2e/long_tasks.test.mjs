@@ -13,7 +13,7 @@ import { longTasks as tasks, openObserved, settled, start } from './browser.mjs'
 /** The bound on any one task, in milliseconds. */
 const LONGEST = 200;
 /** The panels whose first state is heavy work in the background (a run, a first fit, paths). */
-const HEAVY = ['gradient-descent', 'regularisation', 'fast-rvm', 'classification', 'multiclass'];
+const HEAVY = ['gradient-descent', 'regularisation', 'fast-rvm', 'classification', 'poisson', 'multiclass'];
 
 let env;
 before(async () => {
@@ -43,6 +43,7 @@ describe('long tasks', () => {
   for (const [panel, key, top] of [
     ['fast-rvm', 'N', '2000'],
     ['classification', 'N', '400'],
+    ['poisson', 'N', '400'],
     ['multiclass', 'N', '150'],
   ]) {
     test(`${panel}: ${key} = ${top} streams its run in and ends whole`, async () => {

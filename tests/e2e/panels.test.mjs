@@ -20,6 +20,7 @@ const CHANGES = {
   'lambda-curve': { good: ['q2', '9'], bad: ['sparsity', '0'] },
   'fast-rvm': { good: ['s', '0.05'], bad: ['s', '-1'] },
   classification: { good: ['s', '0.5'], bad: ['s', '-1'] },
+  poisson: { good: ['s', '0.05'], bad: ['s', '-1'] },
   multiclass: { good: ['s', '0.5'], bad: ['s', '-1'] },
 };
 

@@ -5,39 +5,35 @@
 //! step, the λ curve of that basis function and the event log. The classic re-estimation
 //! runs in the background for comparison.
 
-use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
-use std::sync::Arc;
+use crate::app::plotted::{Plotted, Tabulate};
 
 use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::background::Background;
-use crate::app::fast_steps::{self, action_colour};
+use crate::app::fast_steps::action_colour;
+use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, parse_toggle};
-use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
-use crate::app::report::{Message, Readout, Report, Word};
-use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
+use crate::app::params::{Control, ParamSpec, parse_real};
+use crate::app::replay::Player;
+use crate::app::report::{Readout, Report};
+use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
-use crate::rvm::classification::{
-    ClassicRvmClassifier, ClassifierSettings, ClassifierStart, FastRvmClassifier, accuracy, sigmoid,
-};
-use crate::rvm::{Event, FastSettings, Problem, Selection};
+use crate::rvm::Event;
+use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
+use crate::rvm::likelihood::Likelihood;
 use crate::solver::Budget;
 
 /// Most data points: a run stays within a few frames.
-const MAX_N: usize = 400;
+pub const MAX_N: usize = 400;
 /// The classic re-estimation costs O(M³) a sweep: it is compared up to this N.
-const COMPARE_MAX_N: usize = 200;
-/// Sweeps the classic method may take.
-const CLASSIC_SWEEPS: usize = 2_000;
+pub const COMPARE_MAX_N: usize = 200;
 /// Most steps of a fast run.
 const MAX_STEPS: usize = 3_000;
 /// Cells of the probability map along each axis.
@@ -45,12 +41,8 @@ const MAP_CELLS: usize = 200;
 /// The layouts with two classes.
 const LAYOUTS: &[&str] = &["ripley", "xor", "rings", "separable"];
 
-/// The options of the run, shown between the step and the data.
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } },
-    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
-    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
-];
+/// The kernel width, shown between the step and the options of the run.
+const WIDTH: ParamSpec = ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.05, max: 2.0, log: true } };
 
 /// The data and the step shown, the kernel, and the options of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,10 +51,8 @@ pub struct ClassificationSettings {
     pub run: RunData<LabelledData>,
     /// Kernel width s of exp(−‖x − xₙ‖²/2s²).
     pub width: f64,
-    /// How the next basis function is chosen.
-    pub selection: Selection,
-    /// Refuse candidates nearly parallel to an active basis function.
-    pub alignment_test: bool,
+    /// The options of the run.
+    pub options: FastOptions,
 }
 
 impl Default for ClassificationSettings {
@@ -71,24 +61,23 @@ impl Default for ClassificationSettings {
         Self {
             run: RunData::new(data, MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             width: TwoClass::KERNEL_WIDTH,
-            selection: Selection::Greedy,
-            alignment_test: true,
+            options: FastOptions::default(),
         }
     }
 }
 
 impl Settings for ClassificationSettings {
     fn params(&self) -> Vec<ParamSpec> {
-        let data = self.run.data.params();
-        std::iter::once(self.run.frame_param()).chain(PARAMS.iter().copied()).chain(data).collect()
+        let mut params = vec![self.run.frame_param(), WIDTH];
+        params.extend(self.options.params());
+        params.extend(self.run.data.params());
+        params
     }
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
             "s" => self.width = ensure_positive("s", parse_real("s", text)?)?,
-            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
-            "align" => self.alignment_test = parse_toggle("align", text)?,
-            _ => assign_in(&mut [&mut self.run], key, text)?,
+            _ => assign_in(&mut [&mut self.options, &mut self.run], key, text)?,
         }
         Ok(())
     }
@@ -96,9 +85,7 @@ impl Settings for ClassificationSettings {
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
             "s" => self.width.to_string(),
-            "selection" => self.selection.name().to_owned(),
-            "align" => u8::from(self.alignment_test).to_string(),
-            _ => return value_in(&[&self.run], key),
+            _ => return value_in(&[&self.options, &self.run], key),
         })
     }
 
@@ -112,52 +99,21 @@ impl Settings for ClassificationSettings {
 pub struct ClassificationPanel {
     data: LabelledPoints,
     width: f64,
-    replay: Replay<Checkpointed<FastRvmClassifier>>,
+    /// The fast run and, when N ≤ [`COMPARE_MAX_N`], the classic one.
+    run: GlmRun,
     /// The square shown: the data's bounding box with a margin.
     range: ((f64, f64), (f64, f64)),
-    /// Classic re-estimation, when N ≤ [`COMPARE_MAX_N`]: set up in the background work
-    /// (its first fit, with every basis function, is a Cholesky of order N + 1 per Newton
-    /// step), after the fast run.
-    comparison: Option<Comparison>,
-}
-
-/// The classic comparison: its first fit (every basis function in: the largest Hessian of
-/// the run) made in the background a piece at a time, then its sweeps.
-#[derive(Debug, Clone)]
-enum Comparison {
-    Starting(Box<ClassifierStart>),
-    Running(Box<Background<ClassicRvmClassifier>>),
-}
-
-impl Comparison {
-    /// The run, once its first fit is made.
-    fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
-        match self {
-            Comparison::Running(run) => Some(run),
-            Comparison::Starting(..) => None,
-        }
-    }
-
-    /// Sweeps done and in all, for the progress bar (none done while waiting).
-    fn progress(&self) -> (usize, usize) {
-        self.running().map_or((0, CLASSIC_SWEEPS), |run| run.progress())
-    }
-
-    /// Whether it has nothing left to do.
-    fn is_done(&self) -> bool {
-        self.running().is_some_and(|run| run.is_done())
-    }
 }
 
 impl ClassificationPanel {
     /// The run at the step shown.
     pub fn current(&self) -> &FastRvmClassifier {
-        self.replay.frames().current()
+        self.run.current()
     }
 
     /// Every event of the run to its end.
     pub fn events(&self) -> &[Event] {
-        self.replay.frames().end().events()
+        self.run.events()
     }
 
     /// The input a column of the design is centred on (`None`: the bias, column 0).
@@ -192,7 +148,7 @@ impl ClassificationPanel {
     /// The map chart of the step shown.
     fn map_chart(&self) -> ClassMapChart {
         let run = self.current();
-        let event = &self.events()[self.replay.shown()];
+        let event = self.run.event();
         let highlight = event.basis.and_then(|m| Some((self.centre(m)?, action_colour(event.action)?)));
         ClassMapChart {
             map: self.map(),
@@ -208,7 +164,7 @@ impl Panel for ClassificationPanel {
     const NAME: &'static str = "classification";
     type Settings = ClassificationSettings;
     /// A step every other frame: a run of a hundred steps plays in a few seconds.
-    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
+    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2, counts: false };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     fn compute(settings: &ClassificationSettings) -> Result<Self> {
@@ -218,91 +174,36 @@ impl Panel for ClassificationPanel {
         }
         let design = kernel_design_2d(&data.x, settings.width, true)?;
         let t = DVector::from_column_slice(&data.t);
-        let problem = Arc::new(Problem::new(design.clone(), t.clone())?);
-        let options = FastSettings {
-            selection: settings.selection,
-            alignment_test: settings.alignment_test,
-            seed: settings.run.data.seed,
-            max_steps: MAX_STEPS,
-            ..FastSettings::default()
-        };
-        let run = Checkpointed::start(FastRvmClassifier::new(problem, options)?, &mut Budget::units(FIRST_SLICE))?;
-        let replay = Replay::new(run, Some(FRAME_KEY), settings.run.frame);
-        // A comparison that cannot start is left out, as the fast run is the panel's.
-        let comparison = (data.x.len() <= COMPARE_MAX_N)
-            .then(|| ClassifierStart::new(design, t, ClassifierSettings::default()).ok())
-            .flatten()
-            .map(|start| Comparison::Starting(Box::new(start)));
-        Ok(Self { range: square_around(&data.x), data, width: settings.width, replay, comparison })
+        let options = settings.options.run(settings.run.data.seed, MAX_STEPS);
+        let compare = data.x.len() <= COMPARE_MAX_N;
+        let run = GlmRun::start(Likelihood::Bernoulli, (design, t), options, settings.run.frame, compare)?;
+        Ok(Self { range: square_around(&data.x), data, width: settings.width, run })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, crate::plot::classes::MAP_SHARE);
         let area = self.map_chart().draw(&main, scale, labels)?;
-        let shown = self.replay.shown();
-        let y_name = ("laplace-log-ml", "ln p(t|α) (Laplace)");
-        fast_steps::likelihood_chart(self.events(), shown, y_name).draw(&upper, scale, labels)?;
-        if let Some(chart) = fast_steps::lambda_chart(self.events(), shown) {
-            chart.draw(&lower, scale, labels)?;
-        }
+        self.run.draw_side([&upper, &lower], scale, labels)?;
         Ok(area)
     }
 
     fn plotted(&self) -> Vec<Plotted> {
-        let shown = self.replay.shown();
-        let likelihood = fast_steps::likelihood_chart(self.events(), shown, ("laplace-log-ml", "ln p(t|α) (Laplace)"));
-        let lambda = fast_steps::lambda_chart(self.events(), shown);
-        let mut charts: Vec<&dyn Tabulate> = vec![];
-        let map = self.map_chart();
-        charts.extend([&map as &dyn Tabulate, &likelihood]);
-        if let Some(chart) = &lambda {
-            charts.push(chart);
-        }
-        tabulate_all(&charts)
+        let mut tables = vec![];
+        self.map_chart().tabulate(&mut tables);
+        self.run.tabulate_side(&mut tables);
+        tables
     }
 
     fn report(&self) -> Report {
         let run = self.current();
-        let readouts = vec![
-            Readout { key: "step", value: self.replay.shown() as f64 },
-            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
-            Readout { key: "laplace-log-ml", value: run.log_ml() },
-            Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) },
-            Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
-        ];
-        let background: Vec<_> =
-            self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
-        let elapsed = self.replay.frames().elapsed_ms();
-        let methods = fast_steps::methods_table("classifier-methods", self.events(), elapsed, &background);
-        let mut messages = vec![];
-        if self.data.x.len() > COMPARE_MAX_N {
-            messages.push(Message::info("classic-skipped", [("max", COMPARE_MAX_N.to_string())]));
-        }
-        if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
-            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
-        }
-        messages.extend(fast_steps::run_messages(self.replay.frames(), MAX_STEPS));
+        let fit = Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) };
         let mut legend = crate::plot::classes::legend(2);
         legend.extend([
             LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
             LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
             LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
         ]);
-        let accuracy = [("accuracy", Word::from(readouts[3].value))];
-        let summary = fast_steps::step_summary(
-            ("classification", "classification-other"),
-            self.events(),
-            self.replay.shown(),
-            accuracy,
-        );
-        Report {
-            readouts,
-            tables: vec![fast_steps::events_table(self.events(), self.replay.shown()), methods],
-            messages,
-            legend,
-            summary: vec![summary],
-            ..Report::default()
-        }
+        self.run.report(fit, (self.data.x.len(), COMPARE_MAX_N), legend, ("classification", "classification-other"))
     }
 
     fn data_points(settings: &mut ClassificationSettings) -> Option<&mut dyn PointSink> {
@@ -310,48 +211,20 @@ impl Panel for ClassificationPanel {
     }
 
     fn player(&self) -> Option<&dyn Player> {
-        Some(&self.replay)
+        Some(self.run.player())
     }
 
     fn player_mut(&mut self) -> Option<&mut dyn Player> {
-        Some(&mut self.replay)
+        Some(self.run.player_mut())
     }
 
-    /// The fast run's recording, then the classic comparison (set up, then swept), within
-    /// `budget` (a fast step costs one unit per candidate, a sweep one).
+    /// The fast run's recording, then the classic comparison ([`GlmRun::work`]).
     fn work(&mut self, budget: &mut Budget) -> bool {
-        if self.replay.record_more(budget) {
-            return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
-        }
-        match self.comparison.take() {
-            Some(Comparison::Starting(mut start)) => {
-                // A comparison whose first fit fails is left out, as the fast run is the panel's.
-                self.comparison = match start.step_within(budget) {
-                    Ok(None) => Some(Comparison::Starting(start)),
-                    Ok(Some(run)) => Some(Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS)))),
-                    Err(_) => None,
-                };
-                self.comparison.is_some()
-            }
-            Some(Comparison::Running(mut run)) => {
-                run.work(budget, |_| {});
-                let more = !run.is_done();
-                self.comparison = Some(Comparison::Running(run));
-                more
-            }
-            None => false,
-        }
+        self.run.work(budget)
     }
 
     fn work_progress(&self) -> Option<(usize, usize)> {
-        let fast = self.replay.frames().progress(MAX_STEPS);
-        match &self.comparison {
-            Some(comparison) => {
-                let (done, all) = comparison.progress();
-                Some((fast.0 + done, fast.1 + all))
-            }
-            None => (fast.0 < fast.1).then_some(fast),
-        }
+        self.run.work_progress()
     }
 }
 

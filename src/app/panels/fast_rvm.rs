@@ -18,15 +18,15 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::app::background::Background;
 use crate::app::centres::{self, CENTRES_KEY, MovedCentres};
-use crate::app::fast_steps::{self, action_colour};
+use crate::app::fast_steps;
 use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Grab, Handle, Layout, Panel};
-use crate::app::params::{Control, ParamSpec, parse_choice, parse_integer, parse_toggle};
+use crate::app::params::{Control, ParamSpec, parse_integer, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::BasisParams;
-use crate::app::settings::{DataParams, FRAME_KEY, ParamGroup, PointSink, RunData, Settings, X_RANGE};
+use crate::app::settings::{DataParams, FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
 use crate::basis::{Basis, BasisSpec, Family, KernelDesignInSlices, kernel_centre, kernel_column};
 use crate::data::Dataset;
@@ -35,12 +35,11 @@ use crate::grid::evenly_spaced;
 use crate::linalg::MULTIPLY_ADDS_PER_UNIT;
 use crate::plot::fit::widen;
 use crate::plot::lambda::LambdaChart;
-use crate::plot::predictive::PredictiveScene;
-use crate::plot::{Axes, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, line, palette, px};
+use crate::plot::predictive::{Link, PredictiveScene};
+use crate::plot::{Labels, LegendEntry, Mark, PlotArea, area_of, drawing_error, line, palette, px};
 use crate::rvm::classic::ClassicSettings;
-use crate::rvm::fast::Selection;
 use crate::rvm::sparsity::SparsityQuality;
-use crate::rvm::{Action, ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
+use crate::rvm::{ClassicRvm, Event, FastRvm, FastSettings, Problem, Rule, predict};
 use crate::solver::Budget;
 
 /// Most data points: the fast method is meant to stay live at N = 2000.
@@ -62,12 +61,8 @@ const CENTRE_STRIP: f64 = 0.08;
 /// Colour of the active basis functions, each scaled by its weight.
 const ACTIVE: RGBColor = RGBColor(0x99, 0x99, 0x99);
 
-/// The options of the run, shown between the basis and the data.
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec { key: "selection", symbol: "selection", control: Control::Choice { options: &Selection::NAMES } },
-    ParamSpec { key: "align", symbol: "align", control: Control::Toggle },
-    ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle },
-];
+/// The noise option of the run, shown after the others, between the basis and the data.
+const ESTIMATE_BETA: ParamSpec = ParamSpec { key: "estimate-beta", symbol: "estimate β", control: Control::Toggle };
 
 /// The data and the step shown, the kernel, and the options of the run.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,10 +72,8 @@ pub struct FastRvmSettings {
     /// The basis: the kernel exp(−(x − xₙ)²/2s²) at the data (the default), or any family
     /// of the linear panels; with or without the bias.
     pub basis: BasisParams,
-    /// How the next basis function is chosen.
-    pub selection: Selection,
-    /// Refuse candidates nearly parallel to an active basis function.
-    pub alignment_test: bool,
+    /// How the next basis function is chosen, and the alignment test.
+    pub options: FastOptions,
     /// Re-estimate β; otherwise β = 1/σ² of the data's noise.
     pub estimate_noise: bool,
     /// The basis function drawn highlighted, with its λ(α) beside (a lesson's "look at
@@ -96,8 +89,7 @@ impl Default for FastRvmSettings {
         Self {
             run: RunData::new(DataParams::new(50, 0.2, 1).with_max_n(MAX_N), MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
             basis: BasisParams::new(BasisSpec { family: Family::Kernel, m: 10, width: 0.1, degree: 3, bias: true }),
-            selection: Selection::Greedy,
-            alignment_test: true,
+            options: FastOptions::default(),
             estimate_noise: true,
             highlight: None,
             moved: MovedCentres::default(),
@@ -109,7 +101,8 @@ impl Settings for FastRvmSettings {
     fn params(&self) -> Vec<ParamSpec> {
         let mut params = vec![self.run.frame_param()];
         params.extend(self.basis.params());
-        params.extend_from_slice(PARAMS);
+        params.extend(self.options.params());
+        params.push(ESTIMATE_BETA);
         for mut spec in self.run.data.params() {
             if spec.key == "N" {
                 spec.control = Control::Integer { min: 1, max: MAX_N as u64 };
@@ -121,13 +114,11 @@ impl Settings for FastRvmSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "selection" => self.selection = Selection::from_name(parse_choice("selection", text, &Selection::NAMES)?)?,
-            "align" => self.alignment_test = parse_toggle("align", text)?,
             "estimate-beta" => self.estimate_noise = parse_toggle("estimate β", text)?,
             HIGHLIGHT_KEY => self.highlight = parse_highlight(text)?,
             CENTRES_KEY => self.moved = MovedCentres::parse(text)?,
             _ => {
-                assign_in(&mut [&mut self.basis, &mut self.run], key, text)?;
+                assign_in(&mut [&mut self.basis, &mut self.options, &mut self.run], key, text)?;
                 // A new family or count renumbers the functions: moved centres no longer apply.
                 if self.basis.value(key).is_some() {
                     self.moved.clear();
@@ -139,12 +130,10 @@ impl Settings for FastRvmSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "selection" => self.selection.name().to_owned(),
-            "align" => u8::from(self.alignment_test).to_string(),
             "estimate-beta" => u8::from(self.estimate_noise).to_string(),
             HIGHLIGHT_KEY => self.highlight?.to_string(),
             CENTRES_KEY => self.moved.text(),
-            _ => return value_in(&[&self.basis, &self.run], key),
+            _ => return value_in(&[&self.basis, &self.options, &self.run], key),
         })
     }
 
@@ -365,6 +354,7 @@ impl FastRvmPanel {
             mean,
             std_dev,
             samples: vec![],
+            link: Link::Identity,
         }
     }
 
@@ -418,9 +408,7 @@ impl FastRvmPanel {
         labels: &Labels,
     ) -> Result<PlotArea> {
         let scene = self.scene();
-        let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
-        let mut chart = axes(area, &spec, scale)?;
-        crate::plot::predictive::draw_scene(&mut chart, &scene, scale)?;
+        let mut chart = crate::plot::predictive::scene_chart(area, &scene, scale, labels)?;
         let Some(run) = self.current() else { return Ok(area_of(&chart)) };
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
             scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
@@ -428,13 +416,10 @@ impl FastRvmPanel {
         for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
             line(&mut chart, &curve(m, w), ACTIVE.stroke_width(px(1.0, scale)))?;
         }
-        let centres = self.relevance_vectors(run);
-        chart
-            .draw_series(
-                centres.iter().map(|&p| Circle::new(p, px(7.0, scale), palette::INK.stroke_width(px(1.5, scale)))),
-            )
-            .map_err(drawing_error)?;
-        self.draw_candidate(&mut chart, &curve, scene.y_range, scale, labels)?;
+        crate::plot::rings(&mut chart, &self.relevance_vectors(run), 7.0, scale)?;
+        if let Some((_, event)) = self.event() {
+            fast_steps::draw_candidate(&mut chart, event, &curve, (X_RANGE, scene.y_range), scale, labels)?;
+        }
         self.draw_centres(&mut chart, scale)?;
         if let Some(m) = self.highlight {
             self.draw_highlight(&mut chart, m, &curve(m, 0.8 * scene.y_range.1), scale)?;
@@ -475,32 +460,6 @@ impl FastRvmPanel {
             ..LambdaCurve::new(SparsityQuality::new(s, q).ok()?)
         };
         curve.chart().ok()
-    }
-
-    /// The basis function the step shown acted on, scaled to the plot's height.
-    fn draw_candidate<DB: DrawingBackend>(
-        &self,
-        chart: &mut crate::plot::Chart<'_, DB>,
-        curve: &dyn Fn(usize, f64) -> Vec<(f64, f64)>,
-        clip: (f64, f64),
-        scale: f64,
-        labels: &Labels,
-    ) -> Result<()> {
-        let Some((_, event)) = self.event() else { return Ok(()) };
-        let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
-        let height = 0.8 * clip.1;
-        let style = colour.stroke_width(px(3.0, scale));
-        if event.action == Action::Add {
-            line(chart, &curve(m, height), style)?;
-        } else {
-            crate::plot::dashed(chart, &curve(m, height), style, scale)?;
-        }
-        let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
-        let text = format!("{name} φ{m}");
-        let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
-        let at = (X_RANGE.0 + 0.02 * (X_RANGE.1 - X_RANGE.0), clip.1 - 0.04 * (clip.1 - clip.0));
-        chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
-        Ok(())
     }
 
     /// The reason classic or EM could not run, if one could not.
@@ -558,12 +517,9 @@ impl Panel for FastRvmPanel {
         let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
         let options = FastSettings {
-            selection: settings.selection,
-            alignment_test: settings.alignment_test,
             estimate_noise: settings.estimate_noise,
             beta,
-            seed: settings.run.data.seed,
-            max_steps: MAX_STEPS,
+            ..settings.options.run(settings.run.data.seed, MAX_STEPS)
         };
         let mut start = Box::new(FastStart {
             design,
@@ -589,16 +545,8 @@ impl Panel for FastRvmPanel {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let narrow = crate::plot::is_narrow(root, scale);
-        let (main, side) = if narrow {
-            let (_, h) = root.dim_in_pixel();
-            root.split_vertically(h * 45 / 100)
-        } else {
-            let (w, _) = root.dim_in_pixel();
-            root.split_horizontally(w * 62 / 100)
-        };
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, fast_steps::FIT_SHARE);
         let area = self.draw_data(&main, scale, labels)?;
-        let (upper, lower) = side.split_vertically(side.dim_in_pixel().1 / 2);
         let Some((likelihood, lambda)) = self.side_charts() else { return Ok(area) };
         likelihood.draw(&upper, scale, labels)?;
         if let Some(chart) = lambda {
@@ -775,12 +723,8 @@ impl FastRvmPanel {
             legend.push(LegendEntry { key: "relevance-vectors", colour: "#222222", mark: Mark::Dot });
         }
         let active = if kernel { "active-bases" } else { "active-functions" };
-        legend.extend([
-            LegendEntry { key: active, colour: "#999999", mark: Mark::Line },
-            LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
-            LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Dashed },
-            LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Dashed },
-        ]);
+        legend.push(LegendEntry { key: active, colour: "#999999", mark: Mark::Line });
+        legend.extend(fast_steps::ACTION_LEGEND);
         if self.highlight.is_some() {
             legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
         }

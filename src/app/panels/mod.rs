@@ -16,6 +16,7 @@ pub mod lambda_curve;
 pub mod least_squares;
 pub mod model_comparison;
 pub mod multiclass;
+pub mod poisson;
 pub mod predictive;
 pub mod regularisation;
 pub mod sequential;
@@ -56,6 +57,7 @@ pub const PANELS: &[Entry] = &[
     Entry::of::<lambda_curve::LambdaPanel>(),
     Entry::of::<fast_rvm::FastRvmPanel>(),
     Entry::of::<classification::ClassificationPanel>(),
+    Entry::of::<poisson::PoissonPanel>(),
     Entry::of::<multiclass::MulticlassPanel>(),
 ];
 

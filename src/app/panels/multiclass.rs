@@ -254,7 +254,7 @@ impl Panel for MulticlassPanel {
     const NAME: &'static str = "multiclass";
     type Settings = MulticlassSettings;
     /// A sweep every other frame.
-    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2 };
+    const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2, counts: false };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
     /// The data and the design; the first fit's first slice (a small problem is fitted in
@@ -277,7 +277,7 @@ impl Panel for MulticlassPanel {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
-        let [main, upper, lower] = crate::plot::classes::map_layout(root, scale);
+        let [main, upper, lower] = crate::plot::main_and_side(root, scale, crate::plot::classes::MAP_SHARE);
         let area = self.map_chart().draw(&main, scale, labels)?;
         let [likelihood, relevant] = self.history_charts();
         if let Some(chart) = likelihood {

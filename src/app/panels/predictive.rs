@@ -15,7 +15,7 @@ use crate::basis::{BasisSpec, Family};
 use crate::bayes::Posterior;
 use crate::data::Sinusoid;
 use crate::error::Result;
-use crate::plot::predictive::{LEGEND, PredictiveScene, draw_chart};
+use crate::plot::predictive::{LEGEND, Link, PredictiveScene, draw_chart};
 use crate::plot::{Labels, LegendEntry, PlotArea};
 
 /// Targets shown at least (the sinusoid with its noise fits inside).
@@ -124,6 +124,7 @@ impl Panel for PredictivePanel {
             grid,
             samples,
             points,
+            link: Link::Identity,
         };
         Ok(Self { scene, n: data.len(), m: basis.len(), log_evidence: posterior.log_evidence() })
     }

@@ -21,7 +21,7 @@ use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
 use crate::grid::Surface;
 use crate::grid::evenly_spaced;
 use crate::plot::fit::{Curve, LineChart};
-use crate::plot::predictive::{PredictiveScene, draw_chart};
+use crate::plot::predictive::{Link, PredictiveScene, draw_chart};
 use crate::plot::surface::SurfaceChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea, palette};
 
@@ -240,6 +240,7 @@ impl SequentialPanel {
             std_dev: predictions.iter().map(|p| p.variance.sqrt()).collect(),
             grid,
             samples: vec![],
+            link: Link::Identity,
         }
     }
 }

@@ -142,6 +142,19 @@ impl Mode {
     pub fn sigma_diagonal(&self) -> DVector<f64> {
         self.factor.inverse_diagonal()
     }
+
+    /// The linear predictor a = wᵀφ at an input whose basis functions (those of the mode,
+    /// in its order) take the values `phi`, under the Laplace posterior N(w*, Σ): its mean
+    /// and variance
+    ///
+    /// ```text
+    /// μₐ = w*ᵀφ   (PRML 4.149),   σₐ² = φᵀΣφ = ‖L⁻¹φ‖²   (4.150, Σ = H⁻¹ of 7.113, H = LLᵀ)
+    /// ```
+    ///
+    /// (for counts, the rate e^a then has the band e^(μₐ ± kσₐ)).
+    pub fn predictor(&self, phi: &DVector<f64>) -> (f64, f64) {
+        (self.w.dot(phi), self.factor.solve_lower(phi).norm_squared())
+    }
 }
 
 /// Checks that every label tₙ is 0 or 1.
@@ -725,6 +738,9 @@ mod tests {
         assert!((mode.sigma_diagonal()[0] - 2.0 / 3.0).abs() < 1e-12);
         let want = -2.0 * std::f64::consts::LN_2 - 0.5 * 1.5_f64.ln();
         assert!((mode.laplace_log_ml(&[1.0]) - want).abs() < 1e-12);
+        // At φ = 2: a = 2w* = 0, σₐ² = φ²/H = 4 · 2/3.
+        let (a, variance) = mode.predictor(&DVector::from_element(1, 2.0));
+        assert!(a.abs() < 1e-11 && (variance - 8.0 / 3.0).abs() < 1e-12, "{a}, {variance}");
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! The fast RVM on targets that are not Gaussian — classes (Bernoulli) or counts (Poisson)
+//! — recorded step by step, with the classic sweeps run in the background for comparison:
+//! what the classification and the Poisson panels share (PRML 7.108–7.119; Tipping 2001
+//! §4). Both run [`FastRvmClassifier`] on the Laplace linearisation of their likelihood,
+//! show L against step and the λ curve of the step's basis function beside their main
+//! chart, and report the same readouts, event log and methods table; only the fit's
+//! measure (training accuracy, mean deviance) and the main chart differ.
+
+use std::sync::Arc;
+
+use nalgebra::{DMatrix, DVector};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::app::background::Background;
+use crate::app::fast_steps;
+use crate::app::plotted::{Plotted, Tabulate};
+use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
+use crate::app::report::{Message, Readout, Report, Table, Word};
+use crate::app::settings::FRAME_KEY;
+use crate::error::Result;
+use crate::plot::fit::LineChart;
+use crate::plot::lambda::LambdaChart;
+use crate::plot::{Labels, LegendEntry};
+use crate::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, ClassifierStart, FastRvmClassifier};
+use crate::rvm::likelihood::Likelihood;
+use crate::rvm::{Event, FastSettings, Problem};
+use crate::solver::Budget;
+
+/// Sweeps the classic method may take.
+pub const CLASSIC_SWEEPS: usize = 2_000;
+
+/// The name of L in the charts: the Laplace approximation (PRML 7.114).
+const LAPLACE: (&str, &str) = ("laplace-log-ml", "ln p(t|α) (Laplace)");
+
+/// The fast run to its end with the step shown, and the classic comparison.
+#[derive(Debug, Clone)]
+pub struct GlmRun {
+    replay: Replay<Checkpointed<FastRvmClassifier>>,
+    /// Classic re-estimation, when asked for: set up in the background work (its first fit,
+    /// with every basis function, is a Cholesky of order M per Newton step), after the fast
+    /// run.
+    comparison: Option<Comparison>,
+    /// Most steps of the fast run.
+    max_steps: usize,
+}
+
+/// The classic comparison: its first fit (every basis function in: the largest Hessian of
+/// the run) made in the background a piece at a time, then its sweeps.
+#[derive(Debug, Clone)]
+enum Comparison {
+    Starting(Box<ClassifierStart>),
+    Running(Box<Background<ClassicRvmClassifier>>),
+}
+
+impl Comparison {
+    /// The run, once its first fit is made.
+    fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
+        match self {
+            Comparison::Running(run) => Some(run),
+            Comparison::Starting(..) => None,
+        }
+    }
+
+    /// Sweeps done and in all, for the progress bar (none done while waiting).
+    fn progress(&self) -> (usize, usize) {
+        self.running().map_or((0, CLASSIC_SWEEPS), |run| run.progress())
+    }
+
+    /// Whether it has nothing left to do.
+    fn is_done(&self) -> bool {
+        self.running().is_some_and(|run| run.is_done())
+    }
+
+    /// Works on the first fit, then the sweeps, within `budget`; `None` once the first fit
+    /// failed (the comparison is then left out, as the fast run is the panel's).
+    fn work(self, budget: &mut Budget) -> Option<Self> {
+        match self {
+            Comparison::Starting(mut start) => match start.step_within(budget) {
+                Ok(None) => Some(Comparison::Starting(start)),
+                Ok(Some(run)) => Some(Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS)))),
+                Err(_) => None,
+            },
+            Comparison::Running(mut run) => {
+                run.work(budget, |_| {});
+                Some(Comparison::Running(run))
+            }
+        }
+    }
+}
+
+impl GlmRun {
+    /// The fast run of `likelihood` on the design `phi` and targets `t` with `options`, its
+    /// first slice recorded and step `frame` asked for; with `compare`, the classic sweeps
+    /// on the same design, set up in the background (left out if they cannot start).
+    ///
+    /// # Errors
+    /// What [`Problem::new`], [`FastRvmClassifier::with_likelihood`] and the first steps
+    /// refuse (targets that are not the likelihood's, a design of zeros …).
+    pub fn start(
+        likelihood: Likelihood,
+        (phi, t): (DMatrix<f64>, DVector<f64>),
+        options: FastSettings,
+        frame: usize,
+        compare: bool,
+    ) -> Result<Self> {
+        let problem = Arc::new(Problem::new(phi.clone(), t.clone())?);
+        let fast = FastRvmClassifier::with_likelihood(likelihood, problem, options)?;
+        let run = Checkpointed::start(fast, &mut Budget::units(FIRST_SLICE))?;
+        let comparison = compare
+            .then(|| ClassifierStart::with_likelihood(likelihood, phi, t, ClassifierSettings::default()).ok())
+            .flatten()
+            .map(|start| Comparison::Starting(Box::new(start)));
+        Ok(Self { replay: Replay::new(run, Some(FRAME_KEY), frame), comparison, max_steps: options.max_steps })
+    }
+
+    /// The run at the step shown.
+    pub fn current(&self) -> &FastRvmClassifier {
+        self.replay.frames().current()
+    }
+
+    /// Every event of the run to its end.
+    pub fn events(&self) -> &[Event] {
+        self.replay.frames().end().events()
+    }
+
+    /// The step shown.
+    pub fn shown(&self) -> usize {
+        self.replay.shown()
+    }
+
+    /// The event of the step shown.
+    pub fn event(&self) -> &Event {
+        &self.events()[self.shown()]
+    }
+
+    /// The player over the steps.
+    pub fn player(&self) -> &dyn Player {
+        &self.replay
+    }
+
+    /// The same, to move.
+    pub fn player_mut(&mut self) -> &mut dyn Player {
+        &mut self.replay
+    }
+
+    /// L against step and the λ curve of the step's basis function, the charts beside the
+    /// main one.
+    fn side_charts(&self) -> (LineChart, Option<LambdaChart>) {
+        let shown = self.shown();
+        (fast_steps::likelihood_chart(self.events(), shown, LAPLACE), fast_steps::lambda_chart(self.events(), shown))
+    }
+
+    /// Draws the side charts onto `upper` and `lower`.
+    ///
+    /// # Errors
+    /// [`crate::Error::Drawing`] if the backend fails.
+    pub fn draw_side<DB: DrawingBackend>(
+        &self,
+        [upper, lower]: [&DrawingArea<DB, Shift>; 2],
+        scale: f64,
+        labels: &Labels,
+    ) -> Result<()> {
+        let (likelihood, lambda) = self.side_charts();
+        likelihood.draw(upper, scale, labels)?;
+        if let Some(chart) = lambda {
+            chart.draw(lower, scale, labels)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the tables of the side charts to `tables`.
+    pub fn tabulate_side(&self, tables: &mut Vec<Plotted>) {
+        let (likelihood, lambda) = self.side_charts();
+        likelihood.tabulate(tables);
+        if let Some(chart) = lambda {
+            chart.tabulate(tables);
+        }
+    }
+
+    /// The panel's report: the readouts with `fit` (the measure of the fit at the step
+    /// shown), the event log and the methods table, the messages (the classic run skipped
+    /// when N is above `compare_max`), `legend`, and the step in words
+    /// (`summary.<summary.0>`, or `.1` for a step on no basis function) with the fit under
+    /// its readout's key.
+    pub fn report(
+        &self,
+        fit: Readout,
+        (n, compare_max): (usize, usize),
+        legend: Vec<LegendEntry>,
+        summary: (&'static str, &'static str),
+    ) -> Report {
+        Report {
+            readouts: self.readouts(fit),
+            tables: self.tables("classifier-methods"),
+            messages: self.messages((n > compare_max).then_some(compare_max)),
+            legend,
+            summary: vec![fast_steps::step_summary(
+                summary,
+                self.events(),
+                self.shown(),
+                [(fit.key, Word::from(fit.value))],
+            )],
+            ..Report::default()
+        }
+    }
+
+    /// The readouts: the step, the relevance vectors, the Laplace L, `fit` (the measure of
+    /// the fit at the step shown) and the run's length.
+    fn readouts(&self, fit: Readout) -> Vec<Readout> {
+        let run = self.current();
+        vec![
+            Readout { key: "step", value: self.shown() as f64 },
+            Readout { key: "relevance-vectors", value: run.active().len() as f64 },
+            Readout { key: "laplace-log-ml", value: run.log_ml() },
+            fit,
+            Readout { key: "steps-to-converge", value: self.replay.position().1 as f64 },
+        ]
+    }
+
+    /// The event log and the table `methods` comparing the fast run with the classic one.
+    fn tables(&self, methods: &'static str) -> Vec<Table> {
+        let background: Vec<_> =
+            self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
+        let elapsed = self.replay.frames().elapsed_ms();
+        vec![
+            fast_steps::events_table(self.events(), self.shown()),
+            fast_steps::methods_table(methods, self.events(), elapsed, &background),
+        ]
+    }
+
+    /// What the page says of the runs: the classic one skipped above `compare_max` points
+    /// (`Some` when N is above it) or failed, and the fast one's failure or its budget spent.
+    fn messages(&self, skipped_above: Option<usize>) -> Vec<Message> {
+        let mut messages = vec![];
+        if let Some(max) = skipped_above {
+            messages.push(Message::info("classic-skipped", [("max", max.to_string())]));
+        }
+        if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
+            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
+        }
+        messages.extend(fast_steps::run_messages(self.replay.frames(), self.max_steps));
+        messages
+    }
+
+    /// The fast run's recording, then the classic comparison (set up, then swept), within
+    /// `budget` (a fast step costs one unit per candidate, a sweep one); `true` while more
+    /// remains.
+    pub fn work(&mut self, budget: &mut Budget) -> bool {
+        if self.replay.record_more(budget) {
+            return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
+        }
+        self.comparison = self.comparison.take().and_then(|c| c.work(budget));
+        self.comparison.as_ref().is_some_and(|c| !c.is_done())
+    }
+
+    /// Steps recorded and sweeps done, and in all, for the progress bar; `None` once the
+    /// fast run alone is done.
+    pub fn work_progress(&self) -> Option<(usize, usize)> {
+        let fast = self.replay.frames().progress(self.max_steps);
+        match &self.comparison {
+            Some(comparison) => {
+                let (done, all) = comparison.progress();
+                Some((fast.0 + done, fast.1 + all))
+            }
+            None => (fast.0 < fast.1).then_some(fast),
+        }
+    }
+}
