@@ -29,7 +29,12 @@ fi
 # The stylesheet is served minified too (www/style.min.css, 1.5 KB less gzipped); its
 # comments stay in the source, www/style.css.
 node_modules/.bin/esbuild www/style.css --minify --charset=utf8 --log-level=warning --outfile=www/style.min.css
+# The bundle knows which panels have words of their own (www/strings/en/<panel>.js), so that
+# the open panel's load beside the language's instead of after them (a name that is not one
+# of them asks the server for nothing).
+panels=$(cd www/strings/en && ls -- *.js | sed 's/\.js$//' | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : ""), $0 }')
 node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --define:PANELS_WITH_WORDS="[$panels]" \
   --external:./pkg/rvm_lab.js --external:'./strings/*' --outfile=www/app.min.js
 # The example slide deck (www/deck.html) uses reveal.js from npm (pinned in package.json),
 # copied beside the page so the deck loads nothing from another host. Not part of the page.

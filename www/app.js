@@ -16,7 +16,7 @@ import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
-import { LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from './i18n.js';
+import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from './i18n.js';
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
@@ -196,12 +196,16 @@ async function main() {
   // A lesson's band comes with the lesson file, after the module: the page shows then, whole.
   const lessonId = query.get('lesson');
   const reveal = () => document.documentElement.classList.remove('no-words');
-  // The panel's own words follow the language's, once they say the name is a panel's (a
-  // name that is not falls back to the default panel, and asks the server for nothing).
+  // The panel's own words load beside the language's when the build knows the name as a
+  // panel's; otherwise they follow, once the language's strings say which panel opens (a
+  // name that is no panel's falls back to the default panel, and asks the server for nothing).
+  // (A lesson's panel comes with the lesson file.)
+  const likely = lessonId ? null : (named ?? state.panel);
+  const early = KNOWN_PANELS?.includes(likely) ? loadPanelWords(asked, likely).catch(() => null) : null;
   const shell = loadLanguage(asked).then(async () => {
     state.lang = asked;
     if (`panel.${named}` in STRINGS[asked]) state.panel = named;
-    await loadPanelWords(asked, state.panel).catch(() => null);
+    await (early && state.panel === likely ? early : loadPanelWords(asked, state.panel).catch(() => null));
     if (query.get('stage') === '1') setStage(true);
     applyWords();
     if (!lessonId) reveal();

@@ -19,6 +19,13 @@ export async function loadLanguage(lang) {
   return STRINGS[lang];
 }
 
+/**
+ * The panels with words of their own, as the build found them (scripts/build.sh defines
+ * PANELS_WITH_WORDS from strings/en/); null in the unbundled sources. A name on this list can be
+ * fetched before the language's strings say it is a panel's.
+ */
+export const KNOWN_PANELS = typeof PANELS_WITH_WORDS === 'undefined' ? null : PANELS_WITH_WORDS; // eslint-disable-line no-undef
+
 /** The loads of panels' own words so far, by `lang/panel` ([`loadPanelWords`]). */
 const PANEL_WORDS = new Map();
 
