@@ -1,6 +1,8 @@
 // The Poisson RVM panel in Chromium: stepping through the fast run on counts and back, the
 // converged run on the seeded counts (few relevance vectors, the mean deviance), a click and
-// the form adding a whole count and restarting the run, a bad count in CSV named by its line,
+// the form adding a whole count and restarting the run, data by hand (a dragged count lands on
+// a whole number, arrow keys step it by 1, a double-click removes one, undo), a bad count in
+// CSV named by its line,
 // a permalink reproducing the view, both languages (axe-core clean), and the classic sweeps
 // finishing in the background.
 
@@ -82,6 +84,39 @@ describe('panel poisson', () => {
     await waitForDraws(page, n + 1);
     assert.equal((await query(page, 'points')).split(',')[1], '0.75:0');
     assert.equal(await page.textContent('#err-add-point'), '');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('data by hand on counts: a dragged count lands on a whole number, the arrow keys step it by 1, a double-click removes one, undo puts it back', async () => {
+    const page = await open(env, '?panel=poisson');
+    const points = () => page.evaluate(() => window.rvmLab.state.lab.points());
+    const start = await points();
+    const from = await screenPoint(page, ...start[5]);
+    const to = await screenPoint(page, 0.5, 6.4);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 3 });
+    await page.mouse.move(to.x, to.y, { steps: 3 });
+    await page.mouse.up();
+    await settled(page);
+    const moved = await points();
+    assert.equal(moved.length, start.length, 'no count added');
+    assert.ok(Math.abs(moved[5][0] - 0.5) < 0.01, `x = ${moved[5][0]}`);
+    assert.equal(moved[5][1], 6, 'dropped at 6.4, the count is 6');
+    assert.equal(await query(page, 'step'), '0', 'the run starts again');
+    // A double-click on a count removes it; Undo puts it back.
+    const other = await screenPoint(page, ...moved[10]);
+    await page.mouse.dblclick(other.x, other.y);
+    await page.waitForFunction((n) => window.rvmLab.state.lab.points().length === n - 1, start.length);
+    await page.click('#undo');
+    await page.waitForFunction((n) => window.rvmLab.state.lab.points().length === n, start.length);
+    assert.deepEqual((await points())[10], moved[10]);
+    // The keyboard path: the count's number, then ↑ in its t field adds one event.
+    await page.fill('#point-index', '6');
+    await page.focus('#point-y');
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction(() => window.rvmLab.state.lab.points()[5][1] === 7);
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
