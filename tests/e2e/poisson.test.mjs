@@ -2,9 +2,8 @@
 // converged run on the seeded counts (few relevance vectors, the mean deviance), a click and
 // the form adding a whole count and restarting the run, data by hand (a dragged count lands on
 // a whole number, arrow keys step it by 1, a double-click removes one, undo), a bad count in
-// CSV named by its line,
-// a permalink reproducing the view, both languages (axe-core clean), and the classic sweeps
-// finishing in the background.
+// CSV named by its line, a permalink reproducing the view, both languages (axe-core clean),
+// and the classic sweeps finishing in the background.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
