@@ -200,12 +200,13 @@ async function main() {
   // panel's; otherwise they follow, once the language's strings say which panel opens (a
   // name that is no panel's falls back to the default panel, and asks the server for nothing).
   // (A lesson's panel comes with the lesson file.)
+  // (loadPanelWords keeps each load, so the await below takes this one up.)
   const likely = lessonId ? null : (named ?? state.panel);
-  const early = KNOWN_PANELS?.includes(likely) ? loadPanelWords(asked, likely).catch(() => null) : null;
+  if (KNOWN_PANELS?.includes(likely)) loadPanelWords(asked, likely).catch(() => null);
   const shell = loadLanguage(asked).then(async () => {
     state.lang = asked;
     if (`panel.${named}` in STRINGS[asked]) state.panel = named;
-    await (early && state.panel === likely ? early : loadPanelWords(asked, state.panel).catch(() => null));
+    await loadPanelWords(asked, state.panel).catch(() => null);
     if (query.get('stage') === '1') setStage(true);
     applyWords();
     if (!lessonId) reveal();

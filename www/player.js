@@ -117,7 +117,8 @@ export function startWork() {
   if (!progress || progress[0] >= progress[1]) return;
   state.working = true;
   let drawn = performance.now();
-  let waiting = true;
+  // Whether the frame asked for is still to come: its arrival is drawn at once.
+  let waiting = call(() => state.lab.workProgress()).waiting;
   const slice = () => {
     if (state.dead) return;
     let more = false;
