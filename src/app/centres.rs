@@ -76,7 +76,7 @@ pub fn draggable(basis: &Basis) -> Vec<(usize, f64)> {
     basis.centres().map_or_else(Vec::new, |c| c.iter().enumerate().map(|(j, &mu)| (j + offset, mu)).collect())
 }
 
-/// The centre nearest to x within [`GRAB_REACH`] of the input range, as a grab (its place
+/// The centre nearest to x within `GRAB_REACH` of the input range, as a grab (its place
 /// in `centres`).
 pub fn grab_nearest(centres: &[(usize, f64)], x: f64) -> Option<Grab> {
     let reach = GRAB_REACH * (X_RANGE.1 - X_RANGE.0);

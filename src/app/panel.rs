@@ -166,7 +166,7 @@ pub trait Panel: Sized + 'static {
 }
 
 /// What a change may do to a panel's settings, seen through an object-safe face (the
-/// settings and the panel they were computed from, [`Edit`]), so that each kind of change —
+/// settings and the panel they were computed from, `Edit`), so that each kind of change —
 /// a value, a data point, a press, a drag — is compiled once rather than once per panel.
 pub trait Editing {
     /// Sets `key` from text ([`Settings::assign`]).

@@ -338,7 +338,7 @@ const DATA_PARAMS: &[ParamSpec] = &[
 ];
 
 impl ParamGroup for DataParams {
-    /// [`DATA_PARAMS`] (counts have no noise σ), the N slider ending at this panel's limit.
+    /// `DATA_PARAMS` (counts have no noise σ), the N slider ending at this panel's limit.
     fn params(&self) -> Vec<ParamSpec> {
         let counts = self.source == Source::Counts;
         let own = DATA_PARAMS.iter().filter(|spec| !(counts && spec.key == "noise"));

@@ -24,7 +24,9 @@
 //! factorised afresh where the search stands. H₀ is positive definite, so a chord step rises
 //! like a Newton step, and the stopping test is the same; only at the mode is H factorised
 //! once more, for the Laplace approximation. A search from a nearby start (every classic
-//! sweep after the first) then takes two factorisations instead of one per Newton step. A page gives the search a few milliseconds at a time ([`NewtonSearch::step_within`]);
+//! sweep after the first) then takes two factorisations instead of one per Newton step.
+//!
+//! A page gives the search a few milliseconds at a time ([`NewtonSearch::step_within`]);
 //! run to its end it is the models' `irls`. The classic sweeps around it (Σ's diagonal, α
 //! re-estimated, the new mode) go in pieces the same way ([`sweep_within`]).
 
@@ -32,6 +34,9 @@ use nalgebra::{DMatrix, DVector};
 
 use super::Sweep;
 use super::classification::{IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, SETTLED};
+use crate::error::{Error, Result};
+use crate::linalg::{CholeskyFactor, CholeskyInSlices, InverseDiagonalInSlices, MULTIPLY_ADDS_PER_UNIT};
+use crate::solver::{Budget, Solver};
 
 /// A chord step is taken while ‖g‖ falls at least by this factor a step; after a step that
 /// does not, H is factorised afresh.
@@ -42,9 +47,6 @@ const CHORD_PAYS: usize = 16;
 
 /// Most chord steps with one factor: 60 halvings of ‖g‖ are past any rounding.
 const MAX_CHORD_STEPS: usize = 60;
-use crate::error::{Error, Result};
-use crate::linalg::{CholeskyFactor, CholeskyInSlices, InverseDiagonalInSlices, MULTIPLY_ADDS_PER_UNIT};
-use crate::solver::{Budget, Solver};
 
 /// A strictly concave log posterior Ψ over a vector of weights, with what Newton's method
 /// needs of it.

@@ -172,8 +172,6 @@ pub struct FastRvmPanel {
     run: Run,
     /// The basis function drawn highlighted, a column of Φ.
     highlight: Option<usize>,
-    /// The centres a press can grab (a Gaussian or sigmoidal basis): (column of Φ, μ).
-    centres: Vec<(usize, f64)>,
 }
 
 /// The basis functions as functions of x, for drawing: the kernel at the data (a column
@@ -358,6 +356,14 @@ impl FastRvmPanel {
         }
     }
 
+    /// The centres a press can grab, on a Gaussian or sigmoidal basis: (column of Φ, μ).
+    fn centres(&self) -> Vec<(usize, f64)> {
+        match &self.columns {
+            Columns::Basis(basis) => centres::draggable(basis),
+            Columns::Kernel { .. } => vec![],
+        }
+    }
+
     /// The range of t shown: the data's, at least ±1.5.
     fn y_range(&self) -> (f64, f64) {
         widen(self.data.t.iter().copied(), (-1.5, 1.5), 0.1)
@@ -375,7 +381,7 @@ impl FastRvmPanel {
     fn draw_centres<DB: DrawingBackend>(&self, chart: &mut crate::plot::Chart<'_, DB>, scale: f64) -> Result<()> {
         let active = self.current().map_or(&[][..], |run| run.active());
         let foot = self.centre_strip().0;
-        let triangles = self.centres.iter().map(|&(m, mu)| {
+        let triangles = self.centres().into_iter().map(|(m, mu)| {
             let style = if active.contains(&m) { palette::INK.filled() } else { ACTIVE.stroke_width(px(1.5, scale)) };
             TriangleMarker::new((mu, foot), px(7.0, scale), style)
         });
@@ -504,14 +510,12 @@ impl Panel for FastRvmPanel {
     fn compute(settings: &FastRvmSettings) -> Result<Self> {
         let data = settings.run.data.dataset()?;
         let spec = &settings.basis.spec;
-        let mut centres = vec![];
         let (columns, design) = if spec.family == Family::Kernel {
             let design = Design::Kernel(Box::new(KernelDesignInSlices::new(&data.x, spec.width, spec.bias)?));
             (Columns::Kernel { width: spec.width, bias: spec.bias }, design)
         } else {
             let basis = settings.moved.apply(settings.basis.basis(&data.x)?)?;
             let design = Design::Ready(basis.design_matrix(&data.x)?);
-            centres = centres::draggable(&basis);
             (Columns::Basis(basis), design)
         };
         let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
@@ -533,7 +537,7 @@ impl Panel for FastRvmPanel {
             None => Run::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
         };
         let noise = settings.run.data.noise;
-        Ok(Self { noise, data, columns, run, highlight, centres })
+        Ok(Self { noise, data, columns, run, highlight })
     }
 
     /// Another highlighted basis function: the run stays.
@@ -629,7 +633,7 @@ impl Panel for FastRvmPanel {
 
     /// A press along the foot of the plot near a centre grabs it; elsewhere it adds a point.
     fn press(&self, settings: &mut FastRvmSettings, x: f64, y: f64) -> Result<Option<Grab>> {
-        let grab = (y <= self.centre_strip().1).then(|| centres::grab_nearest(&self.centres, x)).flatten();
+        let grab = (y <= self.centre_strip().1).then(|| centres::grab_nearest(&self.centres(), x)).flatten();
         if grab.is_none() {
             settings.run.add_point(x, y)?;
         }
@@ -645,7 +649,7 @@ impl Panel for FastRvmPanel {
 
     /// The centres of a Gaussian or sigmoidal basis, each moved along x.
     fn handles(&self, _settings: &FastRvmSettings) -> Vec<Handle> {
-        centres::handles(&self.centres, self.centre_strip().0)
+        centres::handles(&self.centres(), self.centre_strip().0)
     }
 
     fn player(&self) -> Option<&dyn Player> {
@@ -728,7 +732,7 @@ impl FastRvmPanel {
         if self.highlight.is_some() {
             legend.push(LegendEntry { key: "highlight", colour: "#222222", mark: Mark::Dashed });
         }
-        if !self.centres.is_empty() {
+        if !self.centres().is_empty() {
             legend.push(LegendEntry { key: "centres-kept", colour: "#222222", mark: Mark::Dot });
         }
         legend
