@@ -8,7 +8,8 @@
 // the longest task meanwhile. A benchmark, run by hand after `bash scripts/build.sh`; no test
 // asserts on time. Targets (issue 15): first feedback ≤ 16 ms, final ≤ 100 ms, no task > 50 ms.
 //
-//   node scripts/interactions.mjs [--runs 3]     (median of the runs for each panel)
+//   node scripts/interactions.mjs [--runs 3] [--panels fast-rvm,multiclass]
+//   (median of the runs for each panel; every panel unless --panels names some)
 
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -16,6 +17,8 @@ import { serve } from './serve.mjs';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 3;
+const panelsArg = process.argv.indexOf('--panels');
+const only = panelsArg > 0 ? process.argv[panelsArg + 1].split(',') : null;
 
 /** Moves the slider of `key` to its maximum and measures, in the page. */
 function measure(key) {
@@ -71,7 +74,7 @@ try {
   await page.waitForSelector('body[data-ready="1"]');
   const panels = await page.$$eval('#panel-select option', (options) => options.map((o) => o.value));
   console.log('panel               change          first frame ms  result shown ms   final frame ms   longest task ms');
-  for (const panel of panels) {
+  for (const panel of panels.filter((p) => !only || only.includes(p))) {
     const rows = [];
     let change = '';
     for (let i = 0; i < runs; i += 1) {

@@ -240,6 +240,59 @@ impl InverseDiagonalInSlices {
     }
 }
 
+/// Σᵢ aᵢbᵢ over the entries of `a` (`b` at least as long): the inner product every
+/// Gram column, Φᵀv and quality factor is made of. The entries are summed in four
+/// interleaved partial sums (entry i into sum i mod 4), added as (s₀ + s₂) + (s₁ + s₃), then
+/// the last len mod 4 entries in order: four independent chains of additions instead of one,
+/// so the loop is bound by loads rather than by the latency of each addition. Built with
+/// wasm's `simd128`, the same sums are kept two to a vector register ([`simd::dot`]): the
+/// same operations in the same order, so both builds give the same bits.
+pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let b = &b[..a.len()];
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        simd::dot(a, b)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        // Plain index loops: at opt-level "z" iterator adaptors (zip, chunks) are not always
+        // inlined, and then the loop goes through memory.
+        let whole = a.len() / 4 * 4;
+        let (mut s0, mut s1, mut s2, mut s3) = (0.0, 0.0, 0.0, 0.0);
+        let mut i = 0;
+        while i < whole {
+            let (x, y) = (&a[i..i + 4], &b[i..i + 4]);
+            s0 += x[0] * y[0];
+            s1 += x[1] * y[1];
+            s2 += x[2] * y[2];
+            s3 += x[3] * y[3];
+            i += 4;
+        }
+        let mut sum = (s0 + s2) + (s1 + s3);
+        for i in whole..a.len() {
+            sum += a[i] * b[i];
+        }
+        sum
+    }
+}
+
+/// The inner products of `x` with each of `vectors` into `out` (each entry as [`dot`]
+/// computes it, to the bit), two vectors at a time: each entry of x is loaded once per pair.
+pub fn dots(x: &[f64], vectors: &[&[f64]], out: &mut [f64]) {
+    let pairs = vectors.len() / 2;
+    for p in 0..pairs {
+        let (a, b) = (&vectors[2 * p][..x.len()], &vectors[2 * p + 1][..x.len()]);
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let (u, v) = simd::dot_pair(x, a, b);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        let (u, v) = (dot(x, a), dot(x, b));
+        (out[2 * p], out[2 * p + 1]) = (u, v);
+    }
+    if vectors.len() % 2 == 1 {
+        out[vectors.len() - 1] = dot(x, vectors[vectors.len() - 1]);
+    }
+}
+
 /// y ← y − Σᵢ aᵢxᵢ over i = 0 … count − 1 in order, aᵢ = `coefficient(i)` and xᵢ =
 /// `column(i)` (each at least as long as y). Four terms at a time: each entry of y takes
 /// the same subtractions in the same order as one term at a time (so the same bits), but is
@@ -255,6 +308,9 @@ pub fn subtract_combination<'a>(
     while i + 4 <= count {
         let [x0, x1, x2, x3] = [0, 1, 2, 3].map(|d| &column(i + d)[..len]);
         let [a0, a1, a2, a3] = [0, 1, 2, 3].map(|d| coefficient(i + d));
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        simd::subtract_four(y, [a0, a1, a2, a3], [x0, x1, x2, x3]);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
         for (r, v) in y.iter_mut().enumerate() {
             *v = *v - a0 * x0[r] - a1 * x1[r] - a2 * x2[r] - a3 * x3[r];
         }
@@ -295,6 +351,92 @@ fn forward_substitution(l: &[f64], n: usize, first: usize, x: &mut [f64]) {
         x[c - first] = xc;
         for (v, &l) in x[c - first + 1..].iter_mut().zip(&below[1..]) {
             *v -= l * xc;
+        }
+    }
+}
+
+/// The loops of [`dot`] and [`subtract_combination`] on wasm's 128-bit vectors, two f64
+/// lanes each, for the build made with `-C target-feature=+simd128` (the page loads it
+/// where the browser validates SIMD, and the scalar build elsewhere). Each lane does what
+/// the scalar loop does to its entries, in the same order (wasm has no fused multiply-add
+/// to change the rounding), so the two builds agree to the bit.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd {
+    use core::arch::wasm32::{
+        f64x2_add, f64x2_extract_lane, f64x2_mul, f64x2_splat, f64x2_sub, v128, v128_load, v128_store,
+    };
+
+    /// Two f64 from `s[i]`, `s[i + 1]`.
+    #[inline(always)]
+    fn load(s: &[f64], i: usize) -> v128 {
+        assert!(i + 2 <= s.len());
+        // SAFETY: entries i and i + 1 are in `s` (checked above); v128_load reads 16 bytes
+        // with no alignment requirement.
+        unsafe { v128_load(s.as_ptr().add(i).cast()) }
+    }
+
+    /// The sums of the scalar [`super::dot`]: lanes of `low` hold s₀, s₁ and of `high`
+    /// s₂, s₃; low + high is (s₀ + s₂, s₁ + s₃).
+    pub fn dot(a: &[f64], b: &[f64]) -> f64 {
+        let (mut low, mut high) = (f64x2_splat(0.0), f64x2_splat(0.0));
+        let whole = a.len() / 4 * 4;
+        let mut i = 0;
+        while i < whole {
+            low = f64x2_add(low, f64x2_mul(load(a, i), load(b, i)));
+            high = f64x2_add(high, f64x2_mul(load(a, i + 2), load(b, i + 2)));
+            i += 4;
+        }
+        let pair = f64x2_add(low, high);
+        let mut sum = f64x2_extract_lane::<0>(pair) + f64x2_extract_lane::<1>(pair);
+        for i in whole..a.len() {
+            sum += a[i] * b[i];
+        }
+        sum
+    }
+
+    /// [`dot`] of `x` with `a` and with `b`, x loaded once for both.
+    pub fn dot_pair(x: &[f64], a: &[f64], b: &[f64]) -> (f64, f64) {
+        let (mut a_low, mut a_high, mut b_low, mut b_high) =
+            (f64x2_splat(0.0), f64x2_splat(0.0), f64x2_splat(0.0), f64x2_splat(0.0));
+        let whole = x.len() / 4 * 4;
+        let mut i = 0;
+        while i < whole {
+            let (low, high) = (load(x, i), load(x, i + 2));
+            a_low = f64x2_add(a_low, f64x2_mul(low, load(a, i)));
+            a_high = f64x2_add(a_high, f64x2_mul(high, load(a, i + 2)));
+            b_low = f64x2_add(b_low, f64x2_mul(low, load(b, i)));
+            b_high = f64x2_add(b_high, f64x2_mul(high, load(b, i + 2)));
+            i += 4;
+        }
+        let finish = |low, high, v: &[f64]| {
+            let pair = f64x2_add(low, high);
+            let mut sum = f64x2_extract_lane::<0>(pair) + f64x2_extract_lane::<1>(pair);
+            for i in whole..x.len() {
+                sum += x[i] * v[i];
+            }
+            sum
+        };
+        (finish(a_low, a_high, a), finish(b_low, b_high, b))
+    }
+
+    /// y ← (((y − a₀x₀) − a₁x₁) − a₂x₂) − a₃x₃, entry by entry, two entries at a time.
+    pub fn subtract_four(y: &mut [f64], a: [f64; 4], x: [&[f64]; 4]) {
+        let len = y.len();
+        let [c0, c1, c2, c3] = a.map(|a| f64x2_splat(a));
+        let mut r = 0;
+        while r + 2 <= len {
+            let mut v = load(y, r);
+            v = f64x2_sub(v, f64x2_mul(c0, load(x[0], r)));
+            v = f64x2_sub(v, f64x2_mul(c1, load(x[1], r)));
+            v = f64x2_sub(v, f64x2_mul(c2, load(x[2], r)));
+            v = f64x2_sub(v, f64x2_mul(c3, load(x[3], r)));
+            // SAFETY: entries r and r + 1 are in `y` (the loop's condition); v128_store
+            // writes 16 bytes with no alignment requirement.
+            unsafe { v128_store(y.as_mut_ptr().add(r).cast(), v) };
+            r += 2;
+        }
+        if r < len {
+            y[r] = y[r] - a[0] * x[0][r] - a[1] * x[1][r] - a[2] * x[2][r] - a[3] * x[3][r];
         }
     }
 }
@@ -401,5 +543,39 @@ mod tests {
         let mut budget = Budget::units(usize::MAX);
         assert_eq!(slices.step_within(&mut budget).unwrap_err().code(), "not-positive-definite");
         assert_eq!(slices.progress(), (30, 40), "stopped at column 30");
+    }
+
+    #[test]
+    fn dot_sums_in_four_interleaved_partial_sums() {
+        // Whole numbers: every partial sum exact, so the result is the exact Σ aᵢbᵢ, for
+        // every length mod 4 (and a longer b, of which only a's length counts).
+        for n in 0..=11 {
+            let a: Vec<f64> = (0..n).map(|i| (i as f64) - 3.0).collect();
+            let b: Vec<f64> = (0..n + 2).map(|i| 2.0 * i as f64 + 1.0).collect();
+            let want: f64 = (0..n).map(|i| ((i as f64) - 3.0) * (2.0 * i as f64 + 1.0)).sum();
+            assert_eq!(dot(&a, &b), want, "n = {n}");
+        }
+        // The order of the sums, seen through rounding: 1 and −1 (entries 0 and 4) cancel within
+        // partial sum 0 before 2⁻⁶⁰ (in sum 1) is added; one running sum would lose it against 1.
+        let tiny = 2f64.powi(-60);
+        assert_eq!(dot(&[1.0, tiny, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0], &[1.0; 8]), tiny);
+        // Against a sum in one chain, on numbers that round.
+        let a: Vec<f64> = (0..103).map(|i| (i as f64 * 0.37).sin()).collect();
+        let b: Vec<f64> = (0..103).map(|i| (i as f64 * 0.11).cos()).collect();
+        let chain: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        assert!((dot(&a, &b) - chain).abs() <= 1e-14 * chain.abs().max(1.0));
+    }
+
+    #[test]
+    fn dots_are_dot_for_each_vector_to_the_bit() {
+        let x: Vec<f64> = (0..37).map(|i| (i as f64 * 0.7).sin()).collect();
+        let vectors: Vec<Vec<f64>> = (0..5).map(|k| (0..40).map(|i| ((i * (k + 2)) as f64).cos()).collect()).collect();
+        let slices: Vec<&[f64]> = vectors.iter().map(Vec::as_slice).collect();
+        for count in 0..=5 {
+            let mut out = vec![f64::NAN; count];
+            dots(&x, &slices[..count], &mut out);
+            let want: Vec<f64> = slices[..count].iter().map(|v| dot(&x, v)).collect();
+            assert_eq!(out, want, "{count} vectors");
+        }
     }
 }

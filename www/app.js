@@ -25,7 +25,7 @@ import { setStage, wireStage } from './stage.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
-import { Lab, call, crashForTests, die, init, panelNames } from './wasm.js';
+import { Lab, call, crashForTests, die, loadModule, panelNames } from './wasm.js';
 
 /** The `chart.*` strings of the current language, for words drawn inside charts. */
 function chartLabels() {
@@ -212,7 +212,7 @@ async function main() {
     if (!lessonId) reveal();
   });
   try {
-    await Promise.all([init(), shell]);
+    await Promise.all([loadModule(), shell]);
   } catch (error) {
     document.documentElement.classList.remove('no-words', 'no-module');
     await Promise.allSettled(LANGUAGES.map(loadLanguage));

@@ -3,7 +3,8 @@
 // The RVM cases are the native `cargo bench --bench rvm` ones (benches/rvm.rs), so the two
 // can be compared; each also reports what the fit found (relevance vectors, L, steps).
 
-import init, { ClassifierBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
+import { fittingBuild, loadModule } from './module.js';
+import { ClassifierBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -23,7 +24,12 @@ function time(run) {
 }
 
 async function main() {
-  await init();
+  // The build this browser loads, or the one asked for (?build=scalar or ?build=simd), so
+  // that both can be timed in one browser.
+  const asked = new URLSearchParams(location.search).get('build');
+  const build = ['simd', 'scalar'].includes(asked) ? asked : fittingBuild();
+  await loadModule(build);
+  document.querySelector('#build').textContent = build;
   const results = {};
   for (const [m, n] of [[20, 1000], [9, 25]]) {
     const bench = new EvidenceBenchmark(m, n);

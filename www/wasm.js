@@ -2,10 +2,11 @@
 // typed errors (passed on to the caller) from a trap (a Rust panic: the module is gone, the
 // page says so, keeps the last plot and disables the controls).
 
-import init, { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
+import { loadModule } from './module.js';
+import { Lab, crashForTests, panelNames, panicked } from './pkg/rvm_lab.js';
 import { $, state, t } from './state.js';
 
-export { Lab, crashForTests, init, panelNames };
+export { Lab, crashForTests, loadModule, panelNames };
 
 /** The module is gone: say so, keep the last plot, disable the controls. */
 export function die(cause) {

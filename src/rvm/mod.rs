@@ -22,7 +22,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use crate::error::{Error, Result, ensure_all_finite};
-use crate::linalg::CholeskyFactor;
+use crate::linalg::{CholeskyFactor, dot};
 
 mod active_set;
 pub mod classic;
@@ -70,10 +70,16 @@ impl Problem {
                 got: t.len(),
             });
         }
-        ensure_all_finite("Φ", phi.as_slice())?;
         ensure_all_finite("t", t.as_slice())?;
-        let norms_sq = DVector::from_iterator(phi.ncols(), phi.column_iter().map(|c| c.norm_squared()));
-        let phi_t = phi.tr_mul(&t);
+        // A NaN or ±∞ in Φ makes its column's ‖φₘ‖² NaN or ∞, so Φ is searched for one only
+        // then, not in a pass of its own (a norm can also overflow from finite entries above
+        // 10¹⁵⁴, which the search lets through, as before).
+        let columns = || phi.as_slice().chunks_exact(phi.nrows());
+        let norms_sq = DVector::from_iterator(phi.ncols(), columns().map(|c| dot(c, c)));
+        if norms_sq.iter().any(|v| !v.is_finite()) {
+            ensure_all_finite("Φ", phi.as_slice())?;
+        }
+        let phi_t = DVector::from_iterator(phi.ncols(), columns().map(|c| dot(c, t.as_slice())));
         Ok(Self { phi, t, norms_sq, phi_t })
     }
 
@@ -99,7 +105,10 @@ impl Problem {
 
     /// Φᵀφₘ for column m: one row of the Gram matrix, N·M operations.
     fn gram_column(&self, m: usize) -> DVector<f64> {
-        self.phi.tr_mul(&self.phi.column(m))
+        let n = self.n();
+        let phi = self.phi.as_slice();
+        let column = &phi[m * n..(m + 1) * n];
+        DVector::from_iterator(self.m(), phi.chunks_exact(n).map(|c| dot(c, column)))
     }
 
     /// Φ_𝒜, the columns in `active`, in that order.

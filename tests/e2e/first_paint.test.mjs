@@ -31,7 +31,7 @@ async function openHeld(query, viewport) {
   });
   let release;
   const held = new Promise((done) => (release = done));
-  await page.route('**/rvm_lab_bg.wasm', async (route) => {
+  await page.route('**/rvm_lab*_bg.wasm', async (route) => {
     await held;
     await route.continue();
   });
@@ -92,7 +92,7 @@ describe('first paint', () => {
       if (message.type() === 'warning') warnings.push(message.text());
     });
     let served = 0;
-    await page.route('**/rvm_lab_bg.wasm', async (route) => {
+    await page.route('**/rvm_lab*_bg.wasm', async (route) => {
       const response = await route.fetch({ headers: { ...route.request().headers(), 'accept-encoding': 'identity' } });
       served += 1;
       await route.fulfill({ status: 200, body: await response.body(), headers: { 'content-type': 'application/octet-stream' } });

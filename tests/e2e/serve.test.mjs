@@ -151,14 +151,17 @@ describe('the built page through Chromium', () => {
 
   test('the module and the bundle arrive compressed, decode, and a reload revalidates them', async () => {
     const page = await open(env, '?panel=predictive');
-    const wasm = await readFile(new URL('../../www/pkg/rvm_lab_bg.wasm', import.meta.url));
-    const gz = await readFile(new URL('../../www/pkg/rvm_lab_bg.wasm.gz', import.meta.url));
-    assert.deepEqual(gunzipSync(gz), wasm, 'the build wrote the sibling of the module it built');
+    for (const build of ['rvm_lab_bg', 'rvm_lab_simd_bg']) {
+      const wasm = await readFile(new URL(`../../www/pkg/${build}.wasm`, import.meta.url));
+      const gz = await readFile(new URL(`../../www/pkg/${build}.wasm.gz`, import.meta.url));
+      assert.deepEqual(gunzipSync(gz), wasm, `the build wrote the sibling of ${build}.wasm`);
+    }
     const responses = [];
     page.on('response', (r) => responses.push(r));
     await page.reload();
     await page.waitForSelector('body[data-ready="1"]');
-    const module = responses.find((r) => r.url().endsWith('rvm_lab_bg.wasm'));
+    // Chromium validates wasm's SIMD: it loads that build.
+    const module = responses.find((r) => r.url().endsWith('rvm_lab_simd_bg.wasm'));
     assert.ok(module, 'the module was asked for again');
     // Chromium revalidates on reload: 304, or 200 with the body compressed.
     const headers = await module.allHeaders();

@@ -26,10 +26,11 @@
 
 use std::sync::Arc;
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
 use super::{GlmFit, Likelihood, Mode, irls_with};
 use crate::error::{Error, Result};
+use crate::linalg::{dot, dots};
 use crate::rvm::active_set::{ActiveSet, Candidate};
 use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
@@ -48,6 +49,9 @@ pub struct FastRvmClassifier {
     settings: FastSettings,
     /// The active basis functions, their αᵢ and Gram columns, Sₘ and Qₘ, the refusals.
     set: ActiveSet,
+    /// φₙₘ², column by column as Φ: Σₙ bₙφₙₘ² of every step is then one inner product per
+    /// column (shared by the copies the player keeps).
+    squares: Arc<[f64]>,
     /// The mode of the current model, weights in model order.
     mode: Mode,
     events: Vec<Event>,
@@ -90,7 +94,8 @@ impl FastRvmClassifier {
         let empty_log_ml: f64 = t.iter().map(|&t| likelihood.log_density(0.0, t)).sum();
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
-        let mut rvm = Self { likelihood, problem, settings, set, mode, events: vec![], converged: false };
+        let squares = problem.design().iter().map(|p| p * p).collect();
+        let mut rvm = Self { likelihood, problem, settings, set, squares, mode, events: vec![], converged: false };
         rvm.statistics();
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
@@ -251,20 +256,26 @@ impl FastRvmClassifier {
     /// documentation): with bₙ ([`Likelihood::weight`]), H = LLᵀ and gₘ = Φ_𝒜ᵀBφₘ,
     /// Sₘ = Σₙ bₙφₙₘ² − ‖L⁻¹gₘ‖² and Qₘ = φₘᵀ(t − y); N·M·M_𝒜 operations.
     fn statistics(&mut self) {
+        let (n, m, active) = (self.problem.n(), self.problem.m(), &self.set.active);
         let phi = self.problem.design();
         let y = &self.mode.y;
-        let b = y.map(|y| self.likelihood.weight(y));
-        let mut weighted = self.problem.columns(&self.set.active);
-        for (mut row, &bn) in weighted.row_iter_mut().zip(b.iter()) {
-            row *= bn;
+        let b: Vec<f64> = y.iter().map(|&y| self.likelihood.weight(y)).collect();
+        let residual: Vec<f64> = self.problem.targets().iter().zip(y.iter()).map(|(t, y)| t - y).collect();
+        // Φ_𝒜ᵀBΦ (M_𝒜 × M) from Bφₐ of each active a and the columns of Φ, whitened by L⁻¹.
+        // With t − y as one more vector: one pass over Φ for Φ_𝒜ᵀBΦ and Φᵀ(t − y).
+        let weighted: Vec<Vec<f64>> =
+            active.iter().map(|&a| phi.column(a).iter().zip(&b).map(|(p, b)| p * b).collect()).collect();
+        let vectors: Vec<&[f64]> = weighted.iter().map(Vec::as_slice).chain([residual.as_slice()]).collect();
+        let mut products = DMatrix::zeros(vectors.len(), m);
+        for (column, out) in phi.as_slice().chunks_exact(n).zip(products.as_mut_slice().chunks_exact_mut(vectors.len()))
+        {
+            dots(column, &vectors, out);
         }
-        // Φ_𝒜ᵀBΦ: M_𝒜 × M, whitened by L⁻¹.
-        let whitened = self.mode.factor.solve_lower_matrix(weighted.tr_mul(phi));
-        let m = self.problem.m();
-        let b_norms =
-            DVector::from_iterator(m, phi.column_iter().map(|c| c.zip_fold(&b, 0.0, |acc, p, b| acc + b * p * p)));
-        self.set.big_s = DVector::from_fn(m, |k, _| b_norms[k] - whitened.column(k).norm_squared());
-        self.set.big_q = phi.tr_mul(&(self.problem.targets() - y));
+        self.set.big_q = products.row(active.len()).transpose();
+        let whitened = self.mode.factor.solve_lower_matrix(products.remove_row(active.len()));
+        let b_norms = self.squares.chunks_exact(n).map(|squares| dot(squares, &b));
+        self.set.big_s =
+            DVector::from_iterator(m, b_norms.zip(whitened.column_iter()).map(|(s, g)| s - g.norm_squared()));
     }
 }
 
