@@ -140,7 +140,6 @@ export function startWork() {
       schedule();
     }
     if (!more) state.working = false;
-    else if (redraw) afterFrame(slice);
     else nextTask(slice);
   };
   renderWork(true);

@@ -22,7 +22,7 @@ use nalgebra::{DMatrix, DVector};
 use serde::Serialize;
 
 use crate::error::{Error, Result, ensure_all_finite};
-use crate::linalg::{CholeskyFactor, dot};
+use crate::linalg::{CholeskyFactor, dots};
 
 mod active_set;
 pub mod classic;
@@ -74,12 +74,16 @@ impl Problem {
         // A NaN or ±∞ in Φ makes its column's ‖φₘ‖² NaN or ∞, so Φ is searched for one only
         // then, not in a pass of its own (a norm can also overflow from finite entries above
         // 10¹⁵⁴, which the search lets through, as before).
-        let columns = || phi.as_slice().chunks_exact(phi.nrows());
-        let norms_sq = DVector::from_iterator(phi.ncols(), columns().map(|c| dot(c, c)));
+        // ‖φₘ‖² and φₘᵀt in one pass over Φ.
+        let (mut norms_sq, mut phi_t) = (DVector::zeros(phi.ncols()), DVector::zeros(phi.ncols()));
+        let mut both = [0.0; 2];
+        for (m, column) in phi.as_slice().chunks_exact(phi.nrows()).enumerate() {
+            dots(column, &[column, t.as_slice()], &mut both);
+            (norms_sq[m], phi_t[m]) = (both[0], both[1]);
+        }
         if norms_sq.iter().any(|v| !v.is_finite()) {
             ensure_all_finite("Φ", phi.as_slice())?;
         }
-        let phi_t = DVector::from_iterator(phi.ncols(), columns().map(|c| dot(c, t.as_slice())));
         Ok(Self { phi, t, norms_sq, phi_t })
     }
 
@@ -107,8 +111,10 @@ impl Problem {
     fn gram_column(&self, m: usize) -> DVector<f64> {
         let n = self.n();
         let phi = self.phi.as_slice();
-        let column = &phi[m * n..(m + 1) * n];
-        DVector::from_iterator(self.m(), phi.chunks_exact(n).map(|c| dot(c, column)))
+        let columns: Vec<&[f64]> = phi.chunks_exact(n).collect();
+        let mut gram = DVector::zeros(self.m());
+        dots(columns[m], &columns, gram.as_mut_slice());
+        gram
     }
 
     /// Φ_𝒜, the columns in `active`, in that order.

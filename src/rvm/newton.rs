@@ -71,7 +71,8 @@ pub trait Posterior {
     fn hessian_pieces(&self) -> usize;
 
     /// Writes piece `piece` of −∇∇Ψ without the prior's diagonal into `h` (P × P, zero
-    /// at first); returns its multiply-adds.
+    /// at first; its lower triangle at least, which is all the factorisation reads); returns
+    /// its multiply-adds.
     fn hessian_piece(&self, at: &Self::At, piece: usize, h: &mut DMatrix<f64>) -> usize;
 
     /// Adds the prior's diagonal A to `h`.

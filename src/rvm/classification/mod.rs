@@ -256,7 +256,8 @@ impl ModeSearch {
             });
         }
         ensure_all_finite("w", start.as_slice())?;
-        Ok(Self { search: NewtonSearch::new(GlmPosterior { likelihood, phi, t, alpha }, start) })
+        let phi_abs = phi.abs();
+        Ok(Self { search: NewtonSearch::new(GlmPosterior { likelihood, phi, phi_abs, t, alpha }, start) })
     }
 
     /// Works on the search within `budget` (at least one piece); the mode once found.
@@ -299,6 +300,8 @@ impl ModeSearch {
 struct GlmPosterior {
     likelihood: Likelihood,
     phi: DMatrix<f64>,
+    /// |Φ|, entry by entry, for the size of the gradient's terms at every Newton step.
+    phi_abs: DMatrix<f64>,
     t: DVector<f64>,
     alpha: Vec<f64>,
 }
@@ -318,7 +321,7 @@ impl Posterior for GlmPosterior {
         let r = residual(self.likelihood, &a, &self.t);
         let y = a.map(|a| self.likelihood.mean(a));
         let mut g = self.phi.tr_mul(&r);
-        let mut scale = self.phi.abs().tr_mul(&r.abs());
+        let mut scale = self.phi_abs.tr_mul(&r.abs());
         for (i, al) in self.alpha.iter().enumerate() {
             g[i] -= al * w[i];
             scale[i] += (al * w[i]).abs();
