@@ -89,9 +89,11 @@ function step(move) {
 /**
  * Some panels finish a change in slices (long iterative solvers, a run recorded step by
  * step, a large design): slices of about SLICE_MS each, as separate tasks between frames (so
- * an input never waits longer than a slice), with a progress bar meanwhile. The chart follows
- * the growing work at most every REDRAW_MS, and once more when it is done; a slice after a
- * redraw waits for that frame, so the change is on screen before the work goes on.
+ * an input never waits longer than a slice), with a progress bar meanwhile. The change itself
+ * is drawn before the first slice. The chart follows the growing work at most every
+ * REDRAW_MS, and once more when it is done; the work goes on meanwhile, and the browser draws
+ * the frame between two slices (waiting for it would leave the thread idle for up to a frame
+ * at each redraw).
  */
 const SLICE_MS = 10;
 const REDRAW_MS = 100;
