@@ -277,19 +277,20 @@ pub fn dot(a: &[f64], b: &[f64]) -> f64 {
 }
 
 /// The inner products of `x` with each of `vectors` into `out` (each entry as [`dot`]
-/// computes it, to the bit), two vectors at a time: each entry of x is loaded once per pair.
+/// computes it, to the bit), four vectors at a time: each entry of x is loaded once per four.
 pub fn dots(x: &[f64], vectors: &[&[f64]], out: &mut [f64]) {
-    let pairs = vectors.len() / 2;
-    for p in 0..pairs {
-        let (a, b) = (&vectors[2 * p][..x.len()], &vectors[2 * p + 1][..x.len()]);
+    let n = x.len();
+    let (quads, rest) = vectors.split_at(vectors.len() / 4 * 4);
+    for (q, v) in quads.chunks_exact(4).enumerate() {
+        let four = [&v[0][..n], &v[1][..n], &v[2][..n], &v[3][..n]];
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        let (u, v) = simd::dot_pair(x, a, b);
+        let sums = simd::dot_four(x, four);
         #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
-        let (u, v) = (dot(x, a), dot(x, b));
-        (out[2 * p], out[2 * p + 1]) = (u, v);
+        let sums = four.map(|v| dot(x, v));
+        out[4 * q..4 * q + 4].copy_from_slice(&sums);
     }
-    if vectors.len() % 2 == 1 {
-        out[vectors.len() - 1] = dot(x, vectors[vectors.len() - 1]);
+    for (o, v) in out[quads.len()..vectors.len()].iter_mut().zip(rest) {
+        *o = dot(x, v);
     }
 }
 
@@ -394,18 +395,23 @@ mod simd {
         sum
     }
 
-    /// [`dot`] of `x` with `a` and with `b`, x loaded once for both.
-    pub fn dot_pair(x: &[f64], a: &[f64], b: &[f64]) -> (f64, f64) {
-        let (mut a_low, mut a_high, mut b_low, mut b_high) =
-            (f64x2_splat(0.0), f64x2_splat(0.0), f64x2_splat(0.0), f64x2_splat(0.0));
+    /// [`dot`] of `x` with each of four vectors, x loaded once for the four.
+    pub fn dot_four(x: &[f64], v: [&[f64]; 4]) -> [f64; 4] {
+        let zero = f64x2_splat(0.0);
+        let (mut l0, mut h0, mut l1, mut h1) = (zero, zero, zero, zero);
+        let (mut l2, mut h2, mut l3, mut h3) = (zero, zero, zero, zero);
         let whole = x.len() / 4 * 4;
         let mut i = 0;
         while i < whole {
             let (low, high) = (load(x, i), load(x, i + 2));
-            a_low = f64x2_add(a_low, f64x2_mul(low, load(a, i)));
-            a_high = f64x2_add(a_high, f64x2_mul(high, load(a, i + 2)));
-            b_low = f64x2_add(b_low, f64x2_mul(low, load(b, i)));
-            b_high = f64x2_add(b_high, f64x2_mul(high, load(b, i + 2)));
+            l0 = f64x2_add(l0, f64x2_mul(low, load(v[0], i)));
+            h0 = f64x2_add(h0, f64x2_mul(high, load(v[0], i + 2)));
+            l1 = f64x2_add(l1, f64x2_mul(low, load(v[1], i)));
+            h1 = f64x2_add(h1, f64x2_mul(high, load(v[1], i + 2)));
+            l2 = f64x2_add(l2, f64x2_mul(low, load(v[2], i)));
+            h2 = f64x2_add(h2, f64x2_mul(high, load(v[2], i + 2)));
+            l3 = f64x2_add(l3, f64x2_mul(low, load(v[3], i)));
+            h3 = f64x2_add(h3, f64x2_mul(high, load(v[3], i + 2)));
             i += 4;
         }
         let finish = |low, high, v: &[f64]| {
@@ -416,7 +422,7 @@ mod simd {
             }
             sum
         };
-        (finish(a_low, a_high, a), finish(b_low, b_high, b))
+        [finish(l0, h0, v[0]), finish(l1, h1, v[1]), finish(l2, h2, v[2]), finish(l3, h3, v[3])]
     }
 
     /// y ← (((y − a₀x₀) − a₁x₁) − a₂x₂) − a₃x₃, entry by entry, two entries at a time.

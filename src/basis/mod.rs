@@ -529,19 +529,11 @@ impl KernelDesignInSlices {
         }
         ensure_all_finite("x", x)?;
         ensure_positive("s", width)?;
-        let (n, offset) = (x.len(), usize::from(bias));
-        // Zeroed memory comes from the allocator without a pass over it (32 MB at N = 2000);
-        // the bias column and the diagonal, exp(0), are 1, the bands fill the rest.
-        let mut phi = DMatrix::from_vec(n, n + offset, vec![0.0; n * (n + offset)]);
-        phi.columns_mut(0, offset).fill(1.0);
-        for m in 0..n {
-            phi[(m, m + offset)] = 1.0;
-        }
         Ok(Self {
             x: x.to_vec(),
             scale: -0.5 / (width * width),
-            offset,
-            phi,
+            offset: usize::from(bias),
+            phi: DMatrix::zeros(0, 0),
             next: 0,
             table: exponential::ExpTable::new(),
         })
@@ -552,10 +544,32 @@ impl KernelDesignInSlices {
         (self.next, self.x.len())
     }
 
+    /// The units of [`Budget`] the whole design takes.
+    pub fn units(&self) -> usize {
+        let n = self.x.len();
+        n * n / (2 * DESIGN_ENTRIES_PER_UNIT) + 1
+    }
+
+    /// Φ's memory, with the bias column and the diagonal, exp(0), set to 1 (the bands fill
+    /// the rest): taken at the first band, not when the design is set up, since the pages of
+    /// a fresh 32 MB (N = 2000) take the browser milliseconds to hand over.
+    fn allocate(&mut self) {
+        let (n, offset) = (self.x.len(), self.offset);
+        let mut phi = DMatrix::from_vec(n, n + offset, vec![0.0; n * (n + offset)]);
+        phi.columns_mut(0, offset).fill(1.0);
+        for m in 0..n {
+            phi[(m, m + offset)] = 1.0;
+        }
+        self.phi = phi;
+    }
+
     /// Fills bands within `budget` (at least one; a unit per [`DESIGN_ENTRIES_PER_UNIT`]
     /// entries); Φ once the last is done.
     pub fn step_within(&mut self, budget: &mut Budget) -> Option<DMatrix<f64>> {
         let n = self.x.len();
+        if self.next == 0 && self.phi.nrows() == 0 {
+            self.allocate();
+        }
         let mut first = true;
         while self.next < n && (first || budget.allows()) {
             first = false;

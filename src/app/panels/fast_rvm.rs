@@ -199,6 +199,14 @@ impl Design {
         }
     }
 
+    /// The units of [`Budget`] it takes to make.
+    fn units(&self) -> usize {
+        match self {
+            Design::Kernel(design) => design.units(),
+            Design::Ready(_) => 0,
+        }
+    }
+
     /// Parts done and in all.
     fn progress(&self) -> (usize, usize) {
         match self {
@@ -532,9 +540,16 @@ impl Panel for FastRvmPanel {
             compare: data.x.len() <= COMPARE_MAX_N,
         });
         let frame = settings.run.frame;
-        let run = match start.step_within(&mut Budget::units(FIRST_SLICE), frame)? {
-            Some(recording) => Run::Recording(Box::new(recording)),
-            None => Run::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
+        let waiting = Waiting::new(Some(FRAME_KEY), frame);
+        // A design too large for the first slice is made in the background from its first
+        // band on: the change shows its data at once.
+        let run = if start.design.units() > FIRST_SLICE {
+            Run::Starting { start, waiting }
+        } else {
+            match start.step_within(&mut Budget::units(FIRST_SLICE), frame)? {
+                Some(recording) => Run::Recording(Box::new(recording)),
+                None => Run::Starting { start, waiting },
+            }
         };
         let noise = settings.run.data.noise;
         Ok(Self { noise, data, columns, run, highlight })
