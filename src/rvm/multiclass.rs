@@ -130,6 +130,12 @@ fn check(phi: &DMatrix<f64>, labels: &[f64], alpha: &DMatrix<f64>) -> Result<Vec
     }
     ensure_all_finite("Φ", phi.as_slice())?;
     let classes = class_labels(labels, alpha.ncols())?;
+    check_alpha(alpha)?;
+    Ok(classes)
+}
+
+/// Checks α: each αₖᵢ > 0, +∞ allowed.
+fn check_alpha(alpha: &DMatrix<f64>) -> Result<()> {
     for &a in alpha.iter() {
         if a.is_nan() {
             ensure_finite("α", a)?;
@@ -138,7 +144,7 @@ fn check(phi: &DMatrix<f64>, labels: &[f64], alpha: &DMatrix<f64>) -> Result<Vec
             return Err(Error::OutOfRange { name: "α", value: a.to_string(), bound: Bound::Positive });
         }
     }
-    Ok(classes)
+    Ok(())
 }
 
 /// Which weights are active (finite αₖᵢ), and where each sits in the vector of active
@@ -467,6 +473,22 @@ impl ModeSearch {
     /// As [`irls`], for bad input.
     pub fn new(phi: &DMatrix<f64>, labels: &[f64], alpha: &DMatrix<f64>, start: &DMatrix<f64>) -> Result<Self> {
         let labels = check(phi, labels, alpha)?;
+        Self::with_classes(phi, labels, alpha, start)
+    }
+
+    /// [`ModeSearch::new`] on a Φ and labels already checked, the labels as class indices
+    /// (a sweep's search: its run checked them when it started; Φ is N·M entries, where a
+    /// late sweep's search is a few weights).
+    ///
+    /// # Errors
+    /// As [`irls`], for a bad α or start.
+    fn with_classes(
+        phi: &DMatrix<f64>,
+        labels: Vec<usize>,
+        alpha: &DMatrix<f64>,
+        start: &DMatrix<f64>,
+    ) -> Result<Self> {
+        check_alpha(alpha)?;
         if start.shape() != alpha.shape() {
             return Err(Error::DimensionMismatch {
                 what: "starting weights and α (M × K)",
@@ -598,8 +620,7 @@ pub struct MulticlassFit {
 #[derive(Debug, Clone)]
 pub struct ClassicMulticlassRvm {
     phi: DMatrix<f64>,
-    /// The labels as given (for [`irls`]) and as class indices.
-    labels: Vec<f64>,
+    /// The labels as class indices.
     classes: Vec<usize>,
     settings: ClassifierSettings,
     /// ‖φᵢ‖² for every column.
@@ -636,7 +657,6 @@ pub struct Proposal {
 #[derive(Debug, Clone)]
 pub struct MulticlassStart {
     phi: DMatrix<f64>,
-    labels: Vec<f64>,
     classes: Vec<usize>,
     settings: ClassifierSettings,
     norms_sq: Vec<f64>,
@@ -662,8 +682,8 @@ impl MulticlassStart {
             }
         }
         let index = check(&phi, labels, &alpha)?;
-        let search = ModeSearch::new(&phi, labels, &alpha, &DMatrix::zeros(phi.ncols(), classes))?;
-        Ok(Self { phi, labels: labels.to_vec(), classes: index, settings, norms_sq, alpha, search })
+        let search = ModeSearch::with_classes(&phi, index.clone(), &alpha, &DMatrix::zeros(phi.ncols(), classes))?;
+        Ok(Self { phi, classes: index, settings, norms_sq, alpha, search })
     }
 
     /// The mode search's Newton steps so far and the columns of its current factorisation
@@ -682,7 +702,6 @@ impl MulticlassStart {
         let classes = self.alpha.ncols();
         let mut rvm = ClassicMulticlassRvm {
             phi: std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)),
-            labels: std::mem::take(&mut self.labels),
             classes: std::mem::take(&mut self.classes),
             settings: self.settings,
             norms_sq: std::mem::take(&mut self.norms_sq),
@@ -862,7 +881,7 @@ impl SweptInPieces for ClassicMulticlassRvm {
 
     fn propose(&self, sigma: &DVector<f64>) -> Result<Proposal> {
         let (alpha, pruned, change) = self.reestimate(sigma);
-        let search = ModeSearch::new(&self.phi, &self.labels, &alpha, &self.mode.w)?;
+        let search = ModeSearch::with_classes(&self.phi, self.classes.clone(), &alpha, &self.mode.w)?;
         Ok(Proposal { alpha, pruned, change, search })
     }
 
