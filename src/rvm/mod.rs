@@ -71,9 +71,6 @@ impl Problem {
             });
         }
         ensure_all_finite("t", t.as_slice())?;
-        // A NaN or ±∞ in Φ makes its column's ‖φₘ‖² NaN or ∞, so Φ is searched for one only
-        // then, not in a pass of its own (a norm can also overflow from finite entries above
-        // 10¹⁵⁴, which the search lets through, as before).
         // ‖φₘ‖² and φₘᵀt in one pass over Φ.
         let (mut norms_sq, mut phi_t) = (DVector::zeros(phi.ncols()), DVector::zeros(phi.ncols()));
         let mut both = [0.0; 2];
@@ -81,6 +78,9 @@ impl Problem {
             dots(column, &[column, t.as_slice()], &mut both);
             (norms_sq[m], phi_t[m]) = (both[0], both[1]);
         }
+        // A NaN or ±∞ in Φ makes its column's ‖φₘ‖² NaN or ∞, so Φ is searched for one only
+        // then, not in a pass of its own (a norm can also overflow from finite entries above
+        // 10¹⁵⁴, which the search lets through, as before).
         if norms_sq.iter().any(|v| !v.is_finite()) {
             ensure_all_finite("Φ", phi.as_slice())?;
         }
