@@ -387,10 +387,17 @@ mod simd {
             high = f64x2_add(high, f64x2_mul(load(a, i + 2), load(b, i + 2)));
             i += 4;
         }
+        finish(low, high, a, b)
+    }
+
+    /// The end of [`dot`] from its partial sums, s₀, s₁ in `low` and s₂, s₃ in `high`:
+    /// (s₀ + s₂) + (s₁ + s₃), then the last len mod 4 products of `x` and `v` in order.
+    fn finish(low: v128, high: v128, x: &[f64], v: &[f64]) -> f64 {
+        let whole = x.len() / 4 * 4;
         let pair = f64x2_add(low, high);
         let mut sum = f64x2_extract_lane::<0>(pair) + f64x2_extract_lane::<1>(pair);
-        for i in whole..a.len() {
-            sum += a[i] * b[i];
+        for i in whole..x.len() {
+            sum += x[i] * v[i];
         }
         sum
     }
@@ -414,15 +421,7 @@ mod simd {
             h3 = f64x2_add(h3, f64x2_mul(high, load(v[3], i + 2)));
             i += 4;
         }
-        let finish = |low, high, v: &[f64]| {
-            let pair = f64x2_add(low, high);
-            let mut sum = f64x2_extract_lane::<0>(pair) + f64x2_extract_lane::<1>(pair);
-            for i in whole..x.len() {
-                sum += x[i] * v[i];
-            }
-            sum
-        };
-        [finish(l0, h0, v[0]), finish(l1, h1, v[1]), finish(l2, h2, v[2]), finish(l3, h3, v[3])]
+        [finish(l0, h0, x, v[0]), finish(l1, h1, x, v[1]), finish(l2, h2, x, v[2]), finish(l3, h3, x, v[3])]
     }
 
     /// y ← (((y − a₀x₀) − a₁x₁) − a₂x₂) − a₃x₃, entry by entry, two entries at a time.
