@@ -11,7 +11,7 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::fast_steps::action_colour;
+use crate::app::fast_steps::{self, action_colour};
 use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
@@ -198,11 +198,8 @@ impl Panel for ClassificationPanel {
         let run = self.current();
         let fit = Readout { key: "accuracy", value: accuracy(&run.mode().y, run.problem().targets()) };
         let mut legend = crate::plot::classes::legend(2);
-        legend.extend([
-            LegendEntry { key: "action-add", colour: "#56b4e9", mark: Mark::Line },
-            LegendEntry { key: "action-re-estimate", colour: "#e69f00", mark: Mark::Line },
-            LegendEntry { key: "action-delete", colour: "#cc79a7", mark: Mark::Line },
-        ]);
+        // The actions' colours, as solid rings here (no dashes).
+        legend.extend(fast_steps::ACTION_LEGEND.map(|entry| LegendEntry { mark: Mark::Line, ..entry }));
         self.run.report(fit, (self.data.x.len(), COMPARE_MAX_N), legend, ("classification", "classification-other"))
     }
 
