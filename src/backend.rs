@@ -402,7 +402,8 @@ impl<S: BackendTextStyle> BackendTextStyle for Worded<'_, S> {
     }
 }
 
-#[cfg(test)]
+// proptest is a native dev-dependency only.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use proptest::prelude::*;
 
