@@ -15,8 +15,9 @@
 //! `fillRect` would set at whole-pixel corners, which plotters always passes. The SVG
 //! target keeps every rectangle, so the file stays vector.
 //!
-//! A polyline's runs of points in one pixel column are cut to their first, lowest, highest
-//! and last points ([`column_extremes`]): the same line, and a noisy curve of thousands of
+//! On the canvas, a polyline's runs of points in one pixel column are cut to their first,
+//! lowest, highest and last points ([`column_extremes`]; the SVG keeps every point): the
+//! same line, and a noisy curve of thousands of
 //! points (a stochastic gradient descent's loss) no longer costs the canvas more than the
 //! rest of the panel's chart together (gradient descent at N = 200: 17 → 9 ms a frame).
 //!
@@ -264,7 +265,10 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
         let style = self.stroke(style);
-        let path = column_extremes(&path.into_iter().collect::<Vec<_>>());
+        let path: Vec<BackendCoord> = path.into_iter().collect();
+        // The SVG keeps every point: the file stays the data's.
+        #[cfg(target_arch = "wasm32")]
+        let path = if matches!(self.target, Target::Canvas { .. }) { column_extremes(&path) } else { path };
         forward!(self, b => b.draw_path(path, &style))
     }
 
@@ -306,6 +310,7 @@ impl DrawingBackend for PageBackend<'_> {
 /// stroke covers that span once whatever the zigzag. A noisy curve of thousands of points
 /// (a stochastic gradient descent's loss, 12 000 at N = 200) then costs the canvas a few
 /// points per column instead of a long zigzag.
+#[cfg(any(target_arch = "wasm32", test))]
 fn column_extremes(points: &[BackendCoord]) -> Vec<BackendCoord> {
     let mut out = Vec::with_capacity(points.len());
     for run in points.chunk_by(|a, b| a.0 == b.0) {
