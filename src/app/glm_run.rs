@@ -104,12 +104,15 @@ impl GlmRun {
         frame: usize,
         compare: bool,
     ) -> Result<Self> {
-        let problem = Arc::new(Problem::new(phi.clone(), t.clone())?);
+        // The classic run takes a copy of the data, only when it runs.
+        let copy = compare.then(|| (phi.clone(), t.clone()));
+        let problem = Arc::new(Problem::new(phi, t)?);
         let fast = FastRvmClassifier::with_likelihood(likelihood, problem, options)?;
         let run = Checkpointed::start(fast, &mut Budget::units(FIRST_SLICE))?;
-        let comparison = compare
-            .then(|| ClassifierStart::with_likelihood(likelihood, phi, t, ClassifierSettings::default()).ok())
-            .flatten()
+        let comparison = copy
+            .and_then(|(phi, t)| {
+                ClassifierStart::with_likelihood(likelihood, phi, t, ClassifierSettings::default()).ok()
+            })
             .map(|start| Comparison::Starting(Box::new(start)));
         Ok(Self { replay: Replay::new(run, Some(FRAME_KEY), frame), comparison, max_steps: options.max_steps })
     }

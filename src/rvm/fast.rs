@@ -341,11 +341,9 @@ impl FastRvm {
         let gram = DMatrix::from_fn(n, n, |r, c| set.gram[c][set.active[r]]);
         let posterior = ActivePosterior::from_gram(&self.problem, &set.active, &set.alpha, self.beta, gram)?;
         let beta = self.beta;
-        let rows = DMatrix::from_fn(n, self.problem.m(), |k, m| set.gram[k][m]);
-        let whitened = posterior.factor.solve_lower_matrix(rows);
-        let big_s = DVector::from_fn(self.problem.m(), |m, _| {
-            beta * self.problem.norms_sq[m] - beta * beta * whitened.column(m).norm_squared()
-        });
+        let whitened = posterior.factor.whitened_norms_sq(self.problem.m(), |k| set.gram[k].as_slice());
+        let big_s =
+            DVector::from_fn(self.problem.m(), |m, _| beta * self.problem.norms_sq[m] - beta * beta * whitened[m]);
         let big_q = (&self.problem.phi_t - set.gram_times(&posterior.mu)) * beta;
         (self.set.big_s, self.set.big_q) = (big_s, big_q);
         (self.sigma, self.mu, self.log_ml) = (posterior.sigma, posterior.mu, posterior.log_ml);

@@ -154,9 +154,8 @@ pub struct GradientPanel {
     /// The three runs as far as they have got (to their ends once the work is done), and
     /// the updates shown so far (the same count for every run, capped by its length).
     replay: Replay<Vec<Background<GradientDescent>>>,
-    /// The design and the targets, for the error surface once the paths are whole.
-    phi: DMatrix<f64>,
-    t: DVector<f64>,
+    /// ΦᵀΦ, for the error surface once the paths are whole.
+    gram: DMatrix<f64>,
     basis: Basis,
     least_squares: DVector<f64>,
     minimum_loss: f64,
@@ -175,7 +174,7 @@ impl GradientPanel {
     /// The error surface over the least-squares point and the paths so far (M = 2).
     fn surface(&self) -> Option<(Surface, Contours)> {
         (self.basis.len() == 2).then(|| {
-            let surface = error_surface(&self.phi, &self.t, &self.runs(), &self.least_squares);
+            let surface = error_surface((&self.gram, self.minimum_loss), &self.runs(), &self.least_squares);
             let contours = surface.contours();
             (surface, contours)
         })
@@ -287,8 +286,14 @@ fn schedules(batch: usize) -> [Schedule; 3] {
 }
 
 /// The error surface E(w) = ½‖t − Φw‖² (lecture notes on linear models, eq 10) over a
-/// window holding the least-squares point and every iterate.
-fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[&GradientDescent], ls: &DVector<f64>) -> Surface {
+/// window holding the least-squares point ŵ and every iterate, given ΦᵀΦ and E(ŵ). Each
+/// node is the expansion about ŵ,
+///
+/// E(w) = E(ŵ) + ½(w − ŵ)ᵀΦᵀΦ(w − ŵ),
+///
+/// exact because the residual t − Φŵ is orthogonal to the columns of Φ (the normal
+/// equations, PRML 3.14): a 2 × 2 quadratic form per node instead of a pass over the data.
+fn error_surface((gram, minimum): (&DMatrix<f64>, f64), runs: &[&GradientDescent], ls: &DVector<f64>) -> Surface {
     let ws = runs.iter().flat_map(|r| r.path().iter()).chain(std::iter::once(ls));
     let (mut x, mut y) = ((ls[0], ls[0]), (ls[1], ls[1]));
     for w in ws {
@@ -299,7 +304,12 @@ fn error_surface(phi: &DMatrix<f64>, t: &DVector<f64>, runs: &[&GradientDescent]
         let margin = 0.12 * (hi - lo).max(0.5);
         (lo - margin, hi + margin)
     };
-    let error = |w0: f64, w1: f64| 0.5 * (t - phi * DVector::from_vec(vec![w0, w1])).norm_squared();
+    let error = |w0: f64, w1: f64| {
+        let (d0, d1) = (w0 - ls[0], w1 - ls[1]);
+        let quadratic = gram[(0, 0)] * d0 * d0 + 2.0 * gram[(0, 1)] * d0 * d1 + gram[(1, 1)] * d1 * d1;
+        // ΦᵀΦ is positive semi-definite: a negative form is rounding (collinear columns).
+        minimum + 0.5 * quadratic.max(0.0)
+    };
     Surface::sample(pad(x), pad(y), SURFACE_CELLS, SURFACE_CELLS, error).with_geometric_levels(14)
 }
 
@@ -337,8 +347,8 @@ impl Panel for GradientPanel {
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
         // The animation opens at its end: every path whole (as far as it has got).
         let replay = Replay::new(runs, None, usize::MAX);
-        let t = DVector::from_column_slice(&data.t);
-        let mut panel = Self { replay, phi, t, basis, least_squares, minimum_loss, n, surface: None, points };
+        let gram = phi.tr_mul(&phi);
+        let mut panel = Self { replay, gram, basis, least_squares, minimum_loss, n, surface: None, points };
         // A first slice: the whole of small runs (the defaults), at once.
         panel.work(&mut Budget::units(FIRST_SLICE));
         panel.surface = panel.surface();
@@ -524,6 +534,26 @@ mod tests {
     use super::*;
     use crate::app::PanelModel;
     use crate::app::panel::Live;
+
+    #[test]
+    fn the_error_surface_is_half_the_squared_residual_at_every_node() {
+        let mut panel = Live::<GradientPanel>::try_default().unwrap();
+        panel.set("N", "60").unwrap();
+        while panel.work(Budget::units(FIRST_SLICE)) {}
+        let settings = panel.settings().clone();
+        let data = settings.data.dataset().unwrap();
+        let phi = settings.basis.basis(&data.x).unwrap().design_matrix(&data.x).unwrap();
+        let t = DVector::from_column_slice(&data.t);
+        let (surface, _) = panel.panel().surface.as_ref().unwrap();
+        for iy in 0..surface.ny {
+            for ix in 0..surface.nx {
+                let (w0, w1) = surface.cell_centre(ix, iy);
+                let want = 0.5 * (&t - &phi * DVector::from_vec(vec![w0, w1])).norm_squared();
+                let got = surface.values[iy * surface.nx + ix];
+                assert!((got - want).abs() <= 1e-9 * want, "({w0}, {w1}): {got} against {want}");
+            }
+        }
+    }
 
     #[test]
     fn defaults_converge_towards_least_squares() {

@@ -26,7 +26,7 @@
 
 use std::sync::Arc;
 
-use nalgebra::{DMatrix, DVector};
+use nalgebra::DVector;
 
 use super::{GlmFit, Likelihood, Mode, irls_with};
 use crate::error::{Error, Result};
@@ -266,16 +266,19 @@ impl FastRvmClassifier {
         let weighted: Vec<Vec<f64>> =
             active.iter().map(|&a| phi.column(a).iter().zip(&b).map(|(p, b)| p * b).collect()).collect();
         let vectors: Vec<&[f64]> = weighted.iter().map(Vec::as_slice).chain([residual.as_slice()]).collect();
-        let mut products = DMatrix::zeros(vectors.len(), m);
-        for (column, out) in phi.as_slice().chunks_exact(n).zip(products.as_mut_slice().chunks_exact_mut(vectors.len()))
-        {
-            dots(column, &vectors, out);
+        // Row j of the products is vector j against every column (as the whitening reads them).
+        let mut rows = vec![vec![0.0; m]; vectors.len()];
+        let mut out = vec![0.0; vectors.len()];
+        for (column, i) in phi.as_slice().chunks_exact(n).zip(0..) {
+            dots(column, &vectors, &mut out);
+            for (row, &value) in rows.iter_mut().zip(&out) {
+                row[i] = value;
+            }
         }
-        self.set.big_q = products.row(active.len()).transpose();
-        let whitened = self.mode.factor.solve_lower_matrix(products.remove_row(active.len()));
+        self.set.big_q = DVector::from_vec(rows.pop().unwrap_or_default());
+        let whitened = self.mode.factor.whitened_norms_sq(m, |k| rows[k].as_slice());
         let b_norms = self.squares.chunks_exact(n).map(|squares| dot(squares, &b));
-        self.set.big_s =
-            DVector::from_iterator(m, b_norms.zip(whitened.column_iter()).map(|(s, g)| s - g.norm_squared()));
+        self.set.big_s = DVector::from_iterator(m, b_norms.zip(whitened).map(|(s, g)| s - g));
     }
 }
 
