@@ -8,8 +8,9 @@
 // the longest task meanwhile. The first two times end when the frame's callbacks have drawn
 // the chart (the browser renders it after them, and its next task may be the first
 // background slice); the final time ends when the final frame has been rendered, its
-// tables laid out and its canvas rasterised. A benchmark, run by hand after `bash scripts/build.sh`; no test
-// asserts on time. Targets (issue 15): first feedback ≤ 16 ms, final ≤ 100 ms, no task > 50 ms.
+// tables laid out and its canvas rasterised. A benchmark, run by hand after
+// `bash scripts/build.sh`; no test asserts on time. Targets (issue 15): first feedback
+// ≤ 16 ms, final ≤ 100 ms, no task > 50 ms.
 //
 //   node scripts/interactions.mjs [--runs 3] [--panels fast-rvm,multiclass]
 //   (median of the runs for each panel; every panel unless --panels names some)

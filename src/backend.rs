@@ -17,9 +17,9 @@
 //!
 //! On the canvas, a polyline's runs of points in one pixel column are cut to their first,
 //! lowest, highest and last points ([`column_extremes`]; the SVG keeps every point): the
-//! same line, and a noisy curve of thousands of
-//! points (a stochastic gradient descent's loss) no longer costs the canvas more than the
-//! rest of the panel's chart together (gradient descent at N = 200: 17 → 9 ms a frame).
+//! same line, and a noisy curve of thousands of points (a stochastic gradient descent's
+//! loss) no longer costs the canvas more than the rest of the panel's chart together
+//! (gradient descent at N = 200: 17 → 9 ms a frame).
 //!
 //! Both targets draw in a [`Look`]: on a projector every shape and word passes through
 //! [`Look::stroke`] or [`Look::fill`] and lines through [`Look::width`] on its way in, so

@@ -74,8 +74,8 @@ pub const CHECKPOINT: usize = 16;
 /// Units of [`Solver::cost`] a panel records at once when it computes, the rest following
 /// in the page's background work: the whole fast run of the default problems (N = 50: about
 /// 26 steps of 51 candidates; gradient descent's 1500 updates at N = 20), one step at
-/// N = 2000; about 6 ms in wasm at most, so that the change and its first drawing fit the
-/// frame of the input.
+/// N = 2000 (where fast-rvm makes its design in the background instead); about 6 ms in
+/// wasm, so that the change and its first drawing fit the frame of the input.
 pub const FIRST_SLICE: usize = 2000;
 
 /// What the page's player moves: Play, Step, Back, Restart, and the frame setting.
