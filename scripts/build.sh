@@ -22,9 +22,19 @@ mv "$simd_glue/rvm_lab_bg.wasm" www/pkg/rvm_lab_simd_bg.wasm
 rm -r "$simd_glue"
 # npm's binaryen (wasm-opt 132) shrinks the module by about a third. (Debian's wasm-opt 108
 # silently breaks wasm-bindgen's output, so only the pinned npm one is used.)
+# --low-memory-unused lets it fold a constant added to an address into the load or store
+# (2–3 KB gzipped): it may assume no access below address 1024, which holds here because
+# Rust links wasm with the stack first (the stack pointer starts at 1 MiB and grows down, the
+# data lie above it), so only a stack 1023 KiB deep would reach those bytes; the build checks
+# that no data segment starts below 1024.
 if [ -x node_modules/.bin/wasm-opt ]; then
   for build in rvm_lab_bg rvm_lab_simd_bg; do
-    node_modules/.bin/wasm-opt -Os --converge \
+    lowest=$(node_modules/.bin/wasm-dis "www/pkg/$build.wasm" | grep -oP '^ *\(data \S+ \(i32\.const \K[0-9]+' | sort -n | head -1)
+    if [ "${lowest:-0}" -lt 1024 ]; then
+      echo "[build] $build.wasm has data at address ${lowest:-?}, below 1024: --low-memory-unused would be wrong" >&2
+      exit 1
+    fi
+    node_modules/.bin/wasm-opt -Os --converge --low-memory-unused \
       --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
       $([ "$build" = rvm_lab_simd_bg ] && echo --enable-simd) \

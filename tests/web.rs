@@ -149,3 +149,19 @@ fn a_lesson_action_adds_highlights_and_steps_in_that_order() {
     let bad = js_sys::Array::of1(&"0.5:2".into());
     assert!(lab.apply_action(bad.into(), None, 0).unwrap_err().is_instance_of::<js_sys::TypeError>());
 }
+
+#[wasm_bindgen_test]
+fn point_at_gives_the_count_and_the_entry_of_points() {
+    let mut lab = Lab::new("predictive").unwrap();
+    lab.set("N", "7").unwrap();
+    let points = array(&lab.points());
+    assert_eq!(points.len(), 7);
+    for (index, point) in points.iter().enumerate() {
+        let at = array(&lab.point_at(index));
+        assert_eq!(at[0].as_f64(), Some(7.0));
+        let (want, got) = (array(point), array(&at[1]));
+        assert_eq!(got.iter().map(JsValue::as_f64).collect::<Vec<_>>(), want.iter().map(JsValue::as_f64).collect::<Vec<_>>());
+    }
+    let past = array(&lab.point_at(7));
+    assert_eq!((past[0].as_f64(), past[1].is_undefined()), (Some(7.0), true));
+}

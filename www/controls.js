@@ -164,17 +164,37 @@ export function setParam(key, text) {
   if (attempt(key, () => state.lab.set(key, text))) pause();
 }
 
+/** Whether a slider's value has been computed since the last animation frame began. */
+let computedThisFrame = false;
+
+function markComputed() {
+  if (computedThisFrame) return;
+  computedThisFrame = true;
+  requestAnimationFrame(() => {
+    computedThisFrame = false;
+  });
+}
+
 /**
- * A slider being dragged sends many values per frame; only the latest is computed, once
- * per animation frame, so a slow panel drops intermediate values instead of queueing them.
+ * A slider's value is computed at once when it is the first since the last frame (a key
+ * press, a click, the first move of a drag: the change is ready when the frame comes, and
+ * drawn in it). A slider being dragged can send many values per frame; the rest are computed
+ * once per animation frame, the latest only, so a slow panel drops intermediate values
+ * instead of queueing them.
  */
 function setParamSoon(key, text) {
+  if (!computedThisFrame && state.pending.size === 0) {
+    markComputed();
+    setParam(key, text);
+    return;
+  }
   const first = state.pending.size === 0;
   state.pending.set(key, text);
   if (!first) return;
   requestAnimationFrame(() => {
     const pending = [...state.pending];
     state.pending.clear();
+    markComputed();
     for (const [k, v] of pending) setParam(k, v);
     drawNow();
   });

@@ -129,19 +129,19 @@ export function syncPoints(picked = false) {
   const form = $('#point-edit');
   form.hidden = $('#add-point').hidden;
   if (form.hidden || state.dead) return;
-  const points = call(() => state.lab.points());
+  const [count] = call(() => state.lab.pointAt(0));
   const [undoable, redoable] = call(() => state.lab.history());
   $('#undo').disabled = undoable === 0;
   $('#redo').disabled = redoable === 0;
   const index = $('#point-index');
-  index.max = String(points.length);
-  index.min = points.length ? '1' : '0';
-  const k = Math.min(Math.max(Number(index.value) || 1, 1), points.length);
+  index.max = String(count);
+  index.min = count ? '1' : '0';
+  const k = Math.min(Math.max(Number(index.value) || 1, 1), count);
   if (document.activeElement !== index || picked) index.value = String(k);
   const [xName, yName] = state.description.pointAxes ?? ['x', 't'];
   $('#point-x-name').textContent = t(`control.${xName}`);
   $('#point-y-name').textContent = t(`control.${yName}`);
-  const point = points[k - 1];
+  const [, point] = call(() => state.lab.pointAt(k - 1));
   for (const [field, value] of [
     [$('#point-x'), point?.[0]],
     [$('#point-y'), point?.[1]],
