@@ -97,6 +97,9 @@ function step(move) {
  */
 const SLICE_MS = 10;
 const REDRAW_MS = 100;
+/** The progress bar follows the work at most this often: each change to it has the browser
+ *  render a frame between two slices (about 1.5 ms each). */
+const PROGRESS_MS = 100;
 
 /** Runs `task` as a new task after the ones queued now (sooner than setTimeout's 4 ms). */
 export const nextTask = (() => {
@@ -115,12 +118,13 @@ const afterFrame = (task) => requestAnimationFrame(() => nextTask(task));
 export function startWork() {
   if (state.working || state.dead) return;
   // The report just shown says whether work is left (done < total).
-  const progress = state.report?.work;
-  if (!progress || progress[0] >= progress[1]) return;
+  const left = state.report?.work;
+  if (!left || left[0] >= left[1]) return;
   state.working = true;
   let drawn = performance.now();
+  let shown = drawn;
   // Whether the frame asked for is still to come: its arrival is drawn at once.
-  let waiting = call(() => state.lab.workProgress()).waiting;
+  let { progress, waiting } = call(() => state.lab.workProgress());
   const slice = () => {
     if (state.dead) return;
     let more = false;
@@ -129,10 +133,14 @@ export function startWork() {
     } catch {
       more = false;
     }
-    const stillWaiting = renderWork(more);
-    const arrived = waiting && !stillWaiting;
-    waiting = stillWaiting;
+    const wasWaiting = waiting;
+    ({ progress, waiting } = call(() => state.lab.workProgress()));
+    const arrived = wasWaiting && !waiting;
     const now = performance.now();
+    if (!more || now - shown >= PROGRESS_MS) {
+      shown = now;
+      renderWork(more, progress);
+    }
     // The frame asked for (a run being prepared, a sweep of a permalink) is drawn as soon as
     // it is there; after that, drawing takes at most a tenth of the time: on a slow phone the
     // chart follows less often.
@@ -144,15 +152,14 @@ export function startWork() {
     if (!more) state.working = false;
     else nextTask(slice);
   };
-  renderWork(true);
+  renderWork(true, progress);
   // The change itself is drawn first.
   afterFrame(slice);
 }
 
-/** Shows where the work stands (only that: the whole report is read when the chart is
- *  drawn); returns whether the frame asked for is still to come. */
-function renderWork(more) {
-  const { progress, waiting } = call(() => state.lab.workProgress());
+/** Shows where the work stands, `progress` from `Lab.workProgress()` (only that: the whole
+ *  report is read when the chart is drawn). */
+function renderWork(more, progress) {
   const box = $('#working');
   box.hidden = !more || !progress;
   document.body.dataset.working = more ? '1' : '0';
@@ -161,5 +168,4 @@ function renderWork(more) {
     bar.max = Math.max(progress[1], 1);
     bar.value = progress[0];
   }
-  return waiting;
 }
