@@ -160,7 +160,10 @@ fn point_at_gives_the_count_and_the_entry_of_points() {
         let at = array(&lab.point_at(index));
         assert_eq!(at[0].as_f64(), Some(7.0));
         let (want, got) = (array(point), array(&at[1]));
-        assert_eq!(got.iter().map(JsValue::as_f64).collect::<Vec<_>>(), want.iter().map(JsValue::as_f64).collect::<Vec<_>>());
+        assert_eq!(
+            got.iter().map(JsValue::as_f64).collect::<Vec<_>>(),
+            want.iter().map(JsValue::as_f64).collect::<Vec<_>>()
+        );
     }
     let past = array(&lab.point_at(7));
     assert_eq!((past[0].as_f64(), past[1].is_undefined()), (Some(7.0), true));
