@@ -141,7 +141,7 @@ export function syncPoints(picked = false) {
   const [xName, yName] = state.description.pointAxes ?? ['x', 't'];
   $('#point-x-name').textContent = t(`control.${xName}`);
   $('#point-y-name').textContent = t(`control.${yName}`);
-  const [, point] = call(() => state.lab.pointAt(k - 1));
+  const [, point] = k ? call(() => state.lab.pointAt(k - 1)) : [];
   for (const [field, value] of [
     [$('#point-x'), point?.[0]],
     [$('#point-y'), point?.[1]],
