@@ -104,10 +104,10 @@ try {
       if (!key) break;
       change = `${key} = ${await page.$eval(`#rng-${key}`, (r) => (r.dataset.log === '1' ? (10 ** r.max).toPrecision(3) : r.max))}`;
       if (warm) {
-        const start = await page.$eval(`#rng-${key}`, (r) => r.value);
-        for (const value of ['max', start]) {
+        const ends = await page.$eval(`#rng-${key}`, (r) => [r.max, r.value]);
+        for (const value of ends) {
           await page.$eval(`#rng-${key}`, (r, v) => {
-            r.value = v === 'max' ? r.max : v;
+            r.value = v;
             r.dispatchEvent(new Event('input', { bubbles: true }));
           }, value);
           await page.waitForTimeout(50);

@@ -129,19 +129,23 @@ export function syncPoints(picked = false) {
   const form = $('#point-edit');
   form.hidden = $('#add-point').hidden;
   if (form.hidden || state.dead) return;
-  const [count] = call(() => state.lab.pointAt(0));
+  const index = $('#point-index');
+  // The point chosen, and the count; asked again only if the points became fewer.
+  const wanted = Math.max(Number(index.value) || 1, 1);
+  let [count, point] = call(() => state.lab.pointAt(wanted - 1));
+  const k = Math.min(wanted, count);
+  if (k !== wanted && k > 0) [, point] = call(() => state.lab.pointAt(k - 1));
+  // A number typed with a fraction names no point (the module would round it down).
+  if (!Number.isInteger(k)) point = undefined;
   const [undoable, redoable] = call(() => state.lab.history());
   $('#undo').disabled = undoable === 0;
   $('#redo').disabled = redoable === 0;
-  const index = $('#point-index');
   index.max = String(count);
   index.min = count ? '1' : '0';
-  const k = Math.min(Math.max(Number(index.value) || 1, 1), count);
   if (document.activeElement !== index || picked) index.value = String(k);
   const [xName, yName] = state.description.pointAxes ?? ['x', 't'];
   $('#point-x-name').textContent = t(`control.${xName}`);
   $('#point-y-name').textContent = t(`control.${yName}`);
-  const [, point] = k ? call(() => state.lab.pointAt(k - 1)) : [];
   for (const [field, value] of [
     [$('#point-x'), point?.[0]],
     [$('#point-y'), point?.[1]],
