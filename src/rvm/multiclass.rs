@@ -63,10 +63,18 @@ pub fn log_sum_exp(a: &[f64]) -> f64 {
 /// The softmax yₖ = exp(aₖ)/Σⱼ exp(aⱼ) (PRML 7.121), computed as exp(aₖ − m)/Σⱼ exp(aⱼ − m)
 /// with m = maxⱼ aⱼ: no overflow, and the sum is at least 1.
 pub fn softmax(a: &[f64]) -> Vec<f64> {
+    let mut y = a.to_vec();
+    softmax_in_place(&mut y);
+    y
+}
+
+/// [`softmax`] written over its argument: `a` holds the aₖ and is left holding the yₖ (no
+/// allocation, for the many rows of a design or a map).
+pub fn softmax_in_place(a: &mut [f64]) {
     let m = a.iter().fold(f64::NEG_INFINITY, |m, &v| m.max(v));
-    let e: Vec<f64> = a.iter().map(|v| (v - m).exp()).collect();
-    let sum: f64 = e.iter().sum();
-    e.into_iter().map(|v| v / sum).collect()
+    a.iter_mut().for_each(|v| *v = (*v - m).exp());
+    let sum: f64 = a.iter().sum();
+    a.iter_mut().for_each(|v| *v /= sum);
 }
 
 /// The predicted class probabilities yₖ = softmax(Wᵀφ)ₖ (PRML 7.120–7.121, the mode's
@@ -290,8 +298,11 @@ impl Objective {
     ///
     /// (PRML 4.110 plus the prior, which [`Objective::add_prior`] adds), with 1 − yₙₖ taken
     /// as Σ_{j≠k} yₙⱼ (`others`): column a of the block (in `h`) holds the inner products of
-    /// column a of Φₖ with the columns of Φⱼ scaled by the weights, two at a time ([`dots`]),
-    /// from the diagonal down in a diagonal block. Returns its multiply-adds.
+    /// column a of Φₖ with the columns of Φⱼ scaled by the weights, four at a time ([`dots`]).
+    /// A block is symmetric when Φₖ = Φⱼ: a diagonal block, and an off-diagonal one while
+    /// classes k and j have the same active columns (every weight active, as in the first
+    /// fit). Its columns are then computed from the diagonal down and the part above copied
+    /// from them. Returns its multiply-adds.
     fn hessian_block(
         &self,
         y: &DMatrix<f64>,
@@ -311,13 +322,21 @@ impl Objective {
         }
         let scaled: Vec<&[f64]> = scaled.as_slice().chunks_exact(n).collect();
         let (rows, columns) = (self.layout.offsets[j], self.layout.offsets[k]);
+        let symmetric = self.layout.columns[k] == self.layout.columns[j];
         let mut work = 0;
         for (a, column) in self.blocks[k].as_slice().chunks_exact(n).enumerate() {
-            let first = if j == k { a } else { 0 };
+            let first = if symmetric { a } else { 0 };
             let start = (columns + a) * p + rows + first;
             let out = &mut h.as_mut_slice()[start..start + scaled.len() - first];
             dots(column, &scaled[first..], out);
             work += out.len() * n;
+        }
+        if symmetric && j != k {
+            for a in 1..scaled.len() {
+                for b in 0..a {
+                    h[(rows + b, columns + a)] = h[(rows + a, columns + b)];
+                }
+            }
         }
         work
     }
@@ -350,7 +369,8 @@ fn probabilities(logits: &DMatrix<f64>) -> DMatrix<f64> {
     let mut row = vec![0.0; logits.ncols()];
     for n in 0..logits.nrows() {
         row.iter_mut().zip(logits.row(n).iter()).for_each(|(r, &a)| *r = a);
-        for (k, p) in softmax(&row).into_iter().enumerate() {
+        softmax_in_place(&mut row);
+        for (k, &p) in row.iter().enumerate() {
             y[(n, k)] = p;
         }
     }

@@ -32,7 +32,7 @@ use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
-use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, MulticlassStart, softmax};
+use crate::rvm::multiclass::{ClassicMulticlassRvm, MulticlassFit, MulticlassStart, softmax_in_place};
 use crate::solver::{Budget, Solver};
 
 /// Most data points: the first sweeps factorise a 3(N + 1)-row Hessian.
@@ -160,33 +160,38 @@ impl MulticlassPanel {
         }
     }
 
-    /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` on a [`MAP_CELLS`]² grid (PRML 7.120): each
-    /// class's activation is a kernel expansion over the same centres, evaluated on the grid.
+    /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` on a [`MAP_CELLS`]² grid (PRML 7.120–7.121).
+    /// The softmax is unchanged when one activation is subtracted from all, so the map takes
+    /// aₖ − a₀ = (wₖ − w₀)ᵀφ(x) for k ≥ 1 (class 0's is then 0): K − 1 kernel expansions over
+    /// the same centres, evaluated on the grid, instead of K.
     fn compute_map(&self, fit: &MulticlassFit) -> ClassMap {
         let classes = fit.classes;
         let ((x0, x1), (y0, y1)) = self.range;
         let half = |lo: f64, hi: f64| 0.5 * (hi - lo) / MAP_CELLS as f64;
         let xs = evenly_spaced(x0 + half(x0, x1), x1 - half(x0, x1), MAP_CELLS);
         let ys = evenly_spaced(y0 + half(y0, y1), y1 - half(y0, y1), MAP_CELLS);
-        let (mut centres, mut rows, mut biases) = (vec![], vec![], vec![0.0; classes]);
+        let against_first = |w: &[f64]| w[1..].iter().map(|&wk| wk - w[0]).collect::<Vec<f64>>();
+        let (mut centres, mut rows, mut biases) = (vec![], vec![], vec![0.0; classes - 1]);
         for (&m, w) in fit.relevant.iter().zip(&fit.weights) {
             match self.centre(m) {
                 Some(c) => {
                     centres.push(c);
-                    rows.extend_from_slice(w);
+                    rows.extend(against_first(w));
                 }
-                None => biases.copy_from_slice(w),
+                None => biases = against_first(w),
             }
         }
-        let weights = DMatrix::from_row_slice(centres.len(), classes, &rows);
-        let activations = kernel_expansions_on_grid(&xs, &ys, &centres, &weights, &biases, self.width);
+        let weights = DMatrix::from_row_slice(centres.len(), classes - 1, &rows);
+        let differences = kernel_expansions_on_grid(&xs, &ys, &centres, &weights, &biases, self.width);
         let mut probabilities = vec![Vec::with_capacity(MAP_CELLS * MAP_CELLS); classes];
         let mut cell = vec![0.0; classes];
         for i in 0..MAP_CELLS * MAP_CELLS {
-            for (a, column) in cell.iter_mut().zip(&activations) {
+            cell[0] = 0.0;
+            for (a, column) in cell[1..].iter_mut().zip(&differences) {
                 *a = column[i];
             }
-            for (p, column) in softmax(&cell).into_iter().zip(probabilities.iter_mut()) {
+            softmax_in_place(&mut cell);
+            for (&p, column) in cell.iter().zip(probabilities.iter_mut()) {
                 column.push(p);
             }
         }
@@ -405,5 +410,41 @@ mod tests {
         let map = view.map();
         let total: f64 = (0..3).map(|k| map.probabilities[k][1234]).sum();
         assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    /// The map's cell centres against softmax(Wᵀφ(x)) evaluated from scratch there, with
+    /// every class's activation (the map takes differences against class 0), at the first
+    /// fit (every basis function relevant) and at the end of the run.
+    #[test]
+    fn the_map_is_the_softmax_of_the_fit_at_each_cell() {
+        let mut view = MulticlassPanel::compute(&MulticlassSettings::default()).unwrap();
+        while view.work(&mut Budget::unlimited()) {}
+        for shown in [0, view.fits().len() - 1] {
+            view.player_mut().unwrap().show(shown);
+            let (_, fit) = view.fit().unwrap();
+            let map = view.map();
+            let ((x0, x1), (y0, y1)) = view.range;
+            let (dx, dy) = ((x1 - x0) / MAP_CELLS as f64, (y1 - y0) / MAP_CELLS as f64);
+            for i in [0, 1234, 20_099, 39_999] {
+                let x = [x0 + dx * ((i % MAP_CELLS) as f64 + 0.5), y0 + dy * ((i / MAP_CELLS) as f64 + 0.5)];
+                let mut logits = [0.0; 3];
+                for (&m, w) in fit.relevant.iter().zip(&fit.weights) {
+                    let phi = view.centre(m).map_or(1.0, |c| {
+                        let d2 = (x[0] - c[0]).powi(2) + (x[1] - c[1]).powi(2);
+                        (-d2 / (2.0 * view.width * view.width)).exp()
+                    });
+                    for (a, wk) in logits.iter_mut().zip(w) {
+                        *a += wk * phi;
+                    }
+                }
+                let top = logits.iter().fold(f64::NEG_INFINITY, |m, &a| m.max(a));
+                let sum: f64 = logits.iter().map(|a| (a - top).exp()).sum();
+                for (k, a) in logits.iter().enumerate() {
+                    let want = (a - top).exp() / sum;
+                    let got = map.probabilities[k][i];
+                    assert!((got - want).abs() < 1e-12, "sweep {shown}, cell {i}, class {k}: {got} vs {want}");
+                }
+            }
+        }
     }
 }
