@@ -96,6 +96,9 @@ function step(move) {
  * at each redraw).
  */
 const SLICE_MS = 10;
+/** While the frame asked for waits to be drawn, slices are this short: the browser draws it
+ *  between two slices, so it would otherwise wait for the end of the slice under way. */
+const SLICE_BEFORE_DRAW_MS = 3;
 const REDRAW_MS = 100;
 /** The progress bar follows the work at most this often: each change to it has the browser
  *  render a frame between two slices (about 1.5 ms each). */
@@ -125,11 +128,14 @@ export function startWork() {
   let shown = drawn;
   // Whether the frame asked for is still to come: its arrival is drawn at once.
   let { progress, waiting } = call(() => state.lab.workProgress());
+  // Whether the frame asked for has arrived and its drawing is still to come.
+  let arrivedUndrawn = false;
   const slice = () => {
     if (state.dead) return;
+    arrivedUndrawn &&= Boolean(state.frame);
     let more = false;
     try {
-      more = call(() => state.lab.work(SLICE_MS));
+      more = call(() => state.lab.work(arrivedUndrawn ? SLICE_BEFORE_DRAW_MS : SLICE_MS));
     } catch {
       more = false;
     }
@@ -148,6 +154,7 @@ export function startWork() {
     if (redraw) {
       drawn = now;
       schedule();
+      arrivedUndrawn = arrived;
     }
     if (!more) state.working = false;
     else nextTask(slice);

@@ -684,7 +684,8 @@ impl Panel for FastRvmPanel {
     }
 
     /// The run's preparation, its recording, then classic and EM in turn, within `budget` (a
-    /// fast step costs one unit per candidate, a sweep one).
+    /// fast step costs one unit per candidate, a sweep one). The slice ends with the
+    /// preparation when the step asked for is recorded by then.
     fn work(&mut self, budget: &mut Budget) -> bool {
         if let Run::Starting { start, waiting } = &mut self.run {
             self.run = match start.step_within(budget, waiting.frame) {
@@ -692,7 +693,10 @@ impl Panel for FastRvmPanel {
                 Ok(Some(recording)) => Run::Recording(Box::new(recording)),
                 Err(error) => Run::Failed(error),
             };
-            if !budget.allows() {
+            // When the step asked for is recorded, the slice ends here, so that the page
+            // draws it before the rest of the run is recorded.
+            let shown = matches!(&self.run, Run::Recording(recording) if !recording.replay.waiting());
+            if shown || !budget.allows() {
                 return matches!(self.run, Run::Recording(_));
             }
         }

@@ -355,7 +355,7 @@ impl Panel for MulticlassPanel {
     }
 
     /// The first fit, then the sweeps, within `budget`; the sweep asked for is shown once
-    /// it is computed.
+    /// it is computed (the slice ends with the first fit, if that is the sweep asked for).
     fn work(&mut self, budget: &mut Budget) -> bool {
         if let Fitting::Starting { start, waiting } = &mut self.fitting {
             match start.step_within(budget) {
@@ -366,7 +366,9 @@ impl Panel for MulticlassPanel {
                     return false;
                 }
             }
-            if !budget.allows() {
+            // When the first fit is the sweep asked for, the slice ends here, so that the
+            // page draws it before the sweeps go on.
+            if !budget.allows() || !self.sweeps().is_some_and(|sweeps| sweeps.waiting()) {
                 return true;
             }
         }
