@@ -24,22 +24,38 @@ use crate::error::{Degeneracy, Error, Result};
 /// A page gives each slice a few milliseconds ([`Budget::millis`]); tests and the first
 /// slice of a change count units ([`Budget::units`]), so that what they do does not depend
 /// on the machine's speed.
+///
+/// In the browser a reading of the clock is a call out of the module (a fraction of a
+/// microsecond), and a late multiclass sweep is pieces of microseconds: tens of thousands of
+/// readings a run. So the deadline is read again only after [`CLOCK_EVERY_UNITS`] units or
+/// [`CLOCK_EVERY_CHECKS`] checks since the last reading, whichever comes first: a slice then
+/// overshoots by at most that much work besides its last piece.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
     units: usize,
     /// Milliseconds on [`now_ms`]'s clock; +∞ for none.
     deadline_ms: f64,
+    /// Units spent and checks made since the clock was last read.
+    unread: (usize, usize),
 }
+
+/// Units (about a millisecond's work in the browser for a hundred of them) after which a
+/// time budget reads the clock again.
+pub const CLOCK_EVERY_UNITS: usize = 64;
+
+/// Checks after which a time budget reads the clock again, however few units they spent.
+pub const CLOCK_EVERY_CHECKS: usize = 32;
 
 impl Budget {
     /// At most `units` units, whatever the time.
     pub fn units(units: usize) -> Self {
-        Self { units, deadline_ms: f64::INFINITY }
+        Self { units, deadline_ms: f64::INFINITY, unread: (0, 0) }
     }
 
-    /// Until `ms` milliseconds from now, whatever the units.
+    /// Until `ms` milliseconds from now, whatever the units (the first check reads the
+    /// clock).
     pub fn millis(ms: f64) -> Self {
-        Self { units: usize::MAX, deadline_ms: now_ms() + ms }
+        Self { units: usize::MAX, deadline_ms: now_ms() + ms, unread: (CLOCK_EVERY_UNITS, 0) }
     }
 
     /// No limit: the work is done to its end.
@@ -48,21 +64,34 @@ impl Budget {
     }
 
     /// Whether another piece of work may begin: units are left and the deadline has not
-    /// passed (a clock that reads NaN never ends a budget).
-    pub fn allows(&self) -> bool {
+    /// passed (a clock that reads NaN never ends a budget). The clock is read as
+    /// [`Budget`] says.
+    pub fn allows(&mut self) -> bool {
         if self.units == 0 {
             return false;
         }
         if self.deadline_ms == f64::INFINITY {
             return true;
         }
+        let (units, checks) = self.unread;
+        if units < CLOCK_EVERY_UNITS && checks + 1 < CLOCK_EVERY_CHECKS {
+            self.unread = (units, checks + 1);
+            return true;
+        }
+        self.unread = (0, 0);
         let now = now_ms();
-        now.is_nan() || now < self.deadline_ms
+        let open = now.is_nan() || now < self.deadline_ms;
+        if !open {
+            // Past the deadline, every later check says so too.
+            self.unread = (CLOCK_EVERY_UNITS, 0);
+        }
+        open
     }
 
     /// Counts `units` as done.
     pub fn spend(&mut self, units: usize) {
         self.units = self.units.saturating_sub(units);
+        self.unread.0 = self.unread.0.saturating_add(units);
     }
 }
 
@@ -287,6 +316,20 @@ mod tests {
         assert!(!budget.allows(), "units spent");
         assert!(!Budget::millis(-1.0).allows(), "a deadline in the past");
         assert!(Budget::millis(60_000.0).allows());
+        // A deadline passed between two checks is seen within CLOCK_EVERY_CHECKS checks of
+        // tiny pieces, or at the first check after CLOCK_EVERY_UNITS units.
+        let mut budget = Budget::millis(60_000.0);
+        assert!(budget.allows(), "the first check reads the clock");
+        budget.deadline_ms = now_ms();
+        let checks = (0..CLOCK_EVERY_CHECKS).take_while(|_| budget.allows()).count();
+        assert_eq!(checks, CLOCK_EVERY_CHECKS - 1);
+        assert!(!budget.allows(), "and stays ended");
+        let mut budget = Budget::millis(60_000.0);
+        assert!(budget.allows());
+        budget.deadline_ms = now_ms();
+        assert!(budget.allows(), "not read yet");
+        budget.spend(CLOCK_EVERY_UNITS);
+        assert!(!budget.allows(), "read after CLOCK_EVERY_UNITS units");
         let mut counter = Counter { at: 0, to: 5, bad: None, failed: None };
         let mut budget = Budget::units(2);
         assert_eq!(counter.step_within(&mut budget), Ok(Some(1)), "by default a whole step");
