@@ -39,8 +39,9 @@ pub struct Budget {
     unread: (usize, usize),
 }
 
-/// Units (about a millisecond's work in the browser for a hundred of them) after which a
-/// time budget reads the clock again.
+/// Units after which a time budget reads the clock again: a fraction of a millisecond's work
+/// in the browser (a unit is a few microseconds; [`crate::app::replay::FIRST_SLICE`]'s 2000
+/// are about 6 ms).
 pub const CLOCK_EVERY_UNITS: usize = 64;
 
 /// Checks after which a time budget reads the clock again, however few units they spent.
@@ -82,8 +83,8 @@ impl Budget {
         let now = now_ms();
         let open = now.is_nan() || now < self.deadline_ms;
         if !open {
-            // Past the deadline, every later check says so too.
-            self.unread = (CLOCK_EVERY_UNITS, 0);
+            // Past the deadline the budget is spent: every later check says so at once.
+            self.units = 0;
         }
         open
     }
