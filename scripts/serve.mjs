@@ -1,16 +1,22 @@
 #!/usr/bin/env node
 // A static file server for www/ on 127.0.0.1 — no dependencies, no network beyond loopback.
 //
-//   node scripts/serve.mjs [--port 8080] [--base /some/sub/path/] [--root www]
+//   node scripts/serve.mjs [--port 8080] [--base /some/sub/path/] [--root www] [--plain]
 //
 // --base serves the page under a sub-path, as a course site would; --port 0 picks a free
-// port. The first line printed is the URL.
+// port; --plain sends no Content-Security-Policy. The first line printed is the URL.
 //
 // Each file goes out as its precompressed sibling when the browser accepts it (brotli, then
 // gzip; `scripts/compress.mjs` writes them at build time) and the sibling is not older than
 // the file, else as it is. Every response carries an ETag and Last-Modified and `no-cache`:
 // a reload asks again and gets "304 Not Modified" for what it has, so a class on one Wi-Fi
 // fetches the 600 KB module once per student, compressed to a third.
+//
+// Every page goes out under a strict Content-Security-Policy (STRICT_POLICY: scripts, styles
+// and everything else from this host only, WebAssembly allowed, nothing inline), as a careful
+// host would send it; a page that declares its own policy in a <meta> (the single file,
+// rvm-lab.html, whose inline script and style are allowed by their hashes) is sent under that
+// one. `policy: null` serves as a plain static host does, with no such header.
 //
 // A request over 16 KB (a permalink holding thousands of points) gets a 414 or 431 page that
 // says what to do, not a dropped connection.
@@ -31,8 +37,29 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+/** The policy of the lab's pages, and the strictest they run under: nothing inline, nothing
+ *  from another host, WebAssembly compiled ('wasm-unsafe-eval'), images also from data: and
+ *  blob: URLs (the legend's marks, exported files), no plugins, no <base>. */
+export const STRICT_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/** The policy an HTML page declares in its own <meta http-equiv="Content-Security-Policy">, or
+ *  null. */
+export function declaredPolicy(html) {
+  const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/i.exec(html);
+  return meta ? meta[1] : null;
+}
 
 /** The q-value `accept` (an Accept-Encoding header) gives `coding`: 0 when it is refused or
  *  absent, `*` standing for any coding not named (RFC 9110 §12.5.3). */
@@ -97,7 +124,7 @@ start this server with a larger limit: <code>node --max-http-header-size=65536 s
 }
 
 /** Starts the server; resolves to {server, url}. */
-export function serve({ root, port = 8080, base = '/', host = '127.0.0.1' }) {
+export function serve({ root, port = 8080, base = '/', host = '127.0.0.1', policy = STRICT_POLICY }) {
   const top = resolve(root);
   const prefix = base.endsWith('/') ? base : `${base}/`;
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
@@ -132,6 +159,9 @@ export function serve({ root, port = 8080, base = '/', host = '127.0.0.1' }) {
         return;
       }
       const body = req.method === 'HEAD' ? null : await readFile(sent.path);
+      if (policy && extname(file) === '.html') {
+        headers['content-security-policy'] = declaredPolicy(await readFile(file, 'utf8')) ?? policy;
+      }
       res.writeHead(200, { ...headers, 'content-length': sent.info.size });
       res.end(body);
     } catch {
@@ -159,6 +189,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     root: option(args, 'root', join(here, 'www')),
     port: option(args, 'port', process.env.PORT ?? 8080),
     base: option(args, 'base', '/'),
+    policy: args.includes('--plain') ? null : STRICT_POLICY,
   });
   console.log(`RVM Lab is served at ${url}  (Ctrl-C stops it)`);
 }

@@ -4,7 +4,7 @@
 # puppeteer-core driving Debian's firefox-esr).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh test
 
 echo '[test] style: rustfmt and clippy (native and wasm32)'
 cargo fmt --check

@@ -9,6 +9,8 @@
 //   stage.js    stage view for projectors and decks              host.js    keys, and the page framing the lab
 //   handles.js  the keyboard's way to what a drag moves            points.js  data by hand: move, remove, undo
 //   tables.js, plotted.js  tables, and the chart's data table
+//   assets.js   where strings, lessons and the solver come from   scorm.js   a lesson in an LMS
+//   boot.js, startup.js  start-up: where the page cannot start, it says why
 
 import { attempt, buildControls, syncControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
@@ -16,12 +18,14 @@ import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
 import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
-import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from './i18n.js';
+import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
 import { advance, nextTask, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
+import { ScormSession, findApi } from './scorm.js';
+import { StartupError, showStartupFailure } from './startup.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
@@ -183,6 +187,8 @@ function wireEvents() {
 }
 
 async function main() {
+  // boot.js starts this module while the page is still being read.
+  if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
   const query = new URLSearchParams(location.search);
   // The words of the asked language load beside the module (readPageParams, which needs
   // the module, checks the language again and reports a bad one).
@@ -194,7 +200,8 @@ async function main() {
   if (named) document.documentElement.dataset.panel = named;
   document.body.classList.toggle('embed', query.get('embed') === '1');
   // A lesson's band comes with the lesson file, after the module: the page shows then, whole.
-  const lessonId = query.get('lesson');
+  // A lesson's own single file (an LMS package, scripts/package.mjs) opens it by default.
+  const lessonId = query.get('lesson') ?? (query.has('panel') ? null : (document.documentElement.dataset.lesson ?? null));
   const reveal = () => document.documentElement.classList.remove('no-words');
   // The panel's own words load beside the language's when the build knows the name as a
   // panel's; otherwise they follow, once the language's strings say which panel opens (a
@@ -212,13 +219,10 @@ async function main() {
     if (!lessonId) reveal();
   });
   try {
-    await Promise.all([loadModule(), shell]);
+    // The page's strings failing to load is a failed download too.
+    await Promise.all([loadModule(), shell.catch((error) => Promise.reject(new StartupError('download', error.message)))]);
   } catch (error) {
-    document.documentElement.classList.remove('no-words', 'no-module');
-    await Promise.allSettled(LANGUAGES.map(loadLanguage));
-    const banner = $('#crash');
-    banner.textContent = `${translate('en', 'app.nowasm')} ${translate('zh', 'app.nowasm')} (${error.message})`;
-    banner.hidden = false;
+    showStartupFailure(error);
     return;
   }
   // The module's compilation and our first use of it (its code compiled as it first runs)
@@ -251,7 +255,9 @@ async function main() {
   await openPanel(page.panel, pairs);
   await fillLessonMenu();
   if (lessonId) {
-    const step = query.get('step') ?? '1';
+    // In an LMS the lesson reports to it, and opens where the student left it.
+    state.scorm = ScormSession.start(findApi(), lessonId);
+    const step = query.get('step') ?? String(state.scorm?.resumeStep() ?? 1);
     await openLesson(lessonId, Number(step) - 1, step);
   }
   renderLesson();

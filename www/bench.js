@@ -36,7 +36,7 @@ async function main() {
     results[`surface 256x256, M=${m}, N=${n}`] = time(() => bench.surface(256));
     bench.free();
   }
-  const canvas = document.querySelector('#chart');
+  const canvas = document.querySelector('#bench-chart');
   const lab = new Lab('evidence');
   lab.set('M', '20');
   lab.set('N', '1000');

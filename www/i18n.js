@@ -5,6 +5,8 @@
 // loaded with the panel: a page carries one panel's, not every panel's. Keys are stable
 // identifiers; `{name}` placeholders are filled by `format`.
 
+import { languageStrings, panelStrings } from './assets.js';
+
 export const LANGUAGES = ['en', 'zh'];
 
 /** The strings of each language loaded so far, by language ([`loadLanguage`]). */
@@ -12,10 +14,7 @@ export const STRINGS = {};
 
 /** Loads the strings of `lang` once; resolves to them. */
 export async function loadLanguage(lang) {
-  // Plain variables as paths (here and in loadPanelWords), so that the bundler leaves the
-  // imports as they are rather than list every strings file in the bundle.
-  const path = `./strings/${lang}.js`;
-  if (!STRINGS[lang]) STRINGS[lang] = (await import(path)).default;
+  if (!STRINGS[lang]) STRINGS[lang] = await languageStrings(lang);
   return STRINGS[lang];
 }
 
@@ -39,9 +38,8 @@ const PANEL_NAME = /^[a-z][a-z0-9-]*$/;
 export function loadPanelWords(lang, name) {
   const key = `${lang}/${name}`;
   if (!PANEL_WORDS.has(key)) {
-    const path = `./strings/${lang}/${name}.js`;
-    const words = PANEL_NAME.test(name) ? import(path) : Promise.reject(new Error(`no panel ${name}`));
-    PANEL_WORDS.set(key, Promise.all([loadLanguage(lang), words]).then(([strings, own]) => Object.assign(strings, own.default)));
+    const words = PANEL_NAME.test(name) ? panelStrings(lang, name) : Promise.reject(new Error(`no panel ${name}`));
+    PANEL_WORDS.set(key, Promise.all([loadLanguage(lang), words]).then(([strings, own]) => Object.assign(strings, own)));
   }
   return PANEL_WORDS.get(key);
 }

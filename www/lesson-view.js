@@ -64,6 +64,7 @@ async function showLessonStep(index) {
   const lesson = state.lesson;
   lesson.index = index;
   renderLesson();
+  state.scorm?.showStep(lesson.id, index, lesson.data.steps.length);
   const step = lesson.data.steps[index];
   if (!(await openPanel(step.panel, step.pairs)) || state.lesson !== lesson || lesson.index !== index) return;
   applyAction(step.action, index);
@@ -121,10 +122,15 @@ export function renderLesson() {
  */
 function mathNodes(markup) {
   const MATHML = 'http://www.w3.org/1998/Math/MathML';
-  const body = new DOMParser().parseFromString(markup, 'text/html').body;
+  // Event-handler attributes are renamed in the tags before the markup is parsed: even in an
+  // inert document, parsing one makes the browser report it against the page's
+  // Content-Security-Policy. (The parsed tree is filtered below all the same: that is what
+  // keeps an equation to MathML.)
+  const unarmed = markup.replace(/<[^>]*>/g, (tag) => tag.replace(/([\s"'/])on([a-z]+\s*=)/gi, '$1data-on-$2'));
+  const body = new DOMParser().parseFromString(unarmed, 'text/html').body;
   for (const el of [...body.querySelectorAll('*')]) {
     if (el.namespaceURI !== MATHML) el.remove();
-    else for (const { name } of [...el.attributes]) if (/^on|href$|src$/i.test(name)) el.removeAttribute(name);
+    else for (const { name } of [...el.attributes]) if (/^on|^data-|href$|src$/i.test(name)) el.removeAttribute(name);
   }
   return [...body.childNodes].map((node) => document.importNode(node, true));
 }

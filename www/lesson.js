@@ -7,6 +7,8 @@
 // instructor writes one without touching code; a malformed file is refused with the step
 // and field named.
 
+import { lessonText } from './assets.js';
+
 /** Languages every text of a lesson must have. */
 const LESSON_LANGUAGES = ['en', 'zh'];
 
@@ -73,17 +75,17 @@ export function validateLesson(json, file, panels) {
   return { ...json, steps };
 }
 
-/** Fetches lessons/`id`.json (relative to the page) and validates it. */
+/** Reads lessons/`id`.json (beside the page) and validates it. */
 export async function loadLesson(id, panels) {
   const file = `lessons/${id}.json`;
   // A lesson's name is a file name of letters, digits and hyphens: anything else (markup,
   // a path) is no lesson, and is not asked of the server.
   if (!/^[\w-]+$/.test(id)) throw new LessonError(file, 0, 'lesson', 'not-found');
-  const response = await fetch(file);
-  if (!response.ok) throw new LessonError(file, 0, 'lesson', 'not-found');
+  const text = await lessonText(file);
+  if (text === null) throw new LessonError(file, 0, 'lesson', 'not-found');
   let json;
   try {
-    json = await response.json();
+    json = JSON.parse(text);
   } catch {
     throw new LessonError(file, 0, 'lesson', 'not-json');
   }
@@ -92,8 +94,8 @@ export async function loadLesson(id, panels) {
 
 /** The built-in lessons: `[{id, title: {en, zh}}]` from lessons/index.json. */
 export async function lessonIndex() {
-  const response = await fetch('lessons/index.json');
-  return response.ok ? response.json() : [];
+  const text = await lessonText('lessons/index.json');
+  return text === null ? [] : JSON.parse(text);
 }
 
 /** The step a key press asks for from step `index` of `count`, or null: → space PageDown

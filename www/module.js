@@ -5,6 +5,8 @@
 // loops do what the scalar ones do, lane by lane, in the same order (src/linalg.rs).
 
 import init from './pkg/rvm_lab.js';
+import { solverModule } from './assets.js';
+import { StartupError, startupError } from './startup.js';
 
 /** A module of one function with one SIMD instruction (i8x16.popcnt of i8x16.splat 0): it
  *  validates exactly where wasm's SIMD is supported. */
@@ -17,8 +19,13 @@ export function fittingBuild() {
   return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar';
 }
 
-/** Fetches, compiles and starts the module (`build` 'simd' or 'scalar'; the fitting one by default). */
-export function loadModule(build = fittingBuild()) {
-  const file = build === 'simd' ? 'rvm_lab_simd_bg.wasm' : 'rvm_lab_bg.wasm';
-  return init({ module_or_path: new URL(`./pkg/${file}`, import.meta.url) });
+/** Fetches, compiles and starts the module (`build` 'simd' or 'scalar'; the fitting one by
+ *  default). Rejects with a StartupError that says why it could not. */
+export async function loadModule(build = fittingBuild()) {
+  if (typeof WebAssembly !== 'object') throw new StartupError('nowasm');
+  try {
+    return await init({ module_or_path: await solverModule(build) });
+  } catch (error) {
+    throw startupError(error);
+  }
 }

@@ -24,6 +24,8 @@ export const state = {
   working: false,
   /** The lesson being presented, `{id, data, index}`, or null. */
   lesson: null,
+  /** The LMS session of a lesson in an LMS (scorm.js), or null. */
+  scorm: null,
   /** Large type for a projector. */
   large: false,
   /** Stage view (`?stage=1`): the chart fills the viewport; a press edits only in edit mode. */

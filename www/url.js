@@ -55,14 +55,14 @@ export function writeUrl() {
   const address = `${location.pathname}?${new URLSearchParams(query)}`;
   const write = ++writes;
   packing = fragment.length > 0;
-  history.replaceState(null, '', packing ? `${address}#${new URLSearchParams(fragment)}` : address);
+  setAddress(packing ? `${address}#${new URLSearchParams(fragment)}` : address);
   renderShare();
   if (!packing) return;
   encodeFragment(fragment)
     .then((hash) => {
       if (write !== writes) return;
       packing = false;
-      history.replaceState(null, '', `${address}#${hash}`);
+      setAddress(`${address}#${hash}`);
       renderShare();
     })
     .catch(() => {
@@ -70,6 +70,16 @@ export function writeUrl() {
       if (write === writes) packing = false;
       renderShare();
     });
+}
+
+/** Puts `address` in the address bar, without a new history entry. A document without an
+ *  address of its own (a frame's srcdoc, about:srcdoc) refuses: its state stays on the page. */
+function setAddress(address) {
+  try {
+    history.replaceState(null, '', address);
+  } catch {
+    // SecurityError: this document's address cannot change.
+  }
 }
 
 /**
@@ -88,15 +98,20 @@ export async function readFragment() {
 }
 
 /** The permalink of the view and an iframe snippet that embeds it; a link longer than
- *  LINK_MAX is not offered: the box says so and offers the data as CSV. */
+ *  LINK_MAX, or none at all (a srcdoc), is not offered: the box says so and offers the data
+ *  as CSV. */
 export function renderShare() {
   if ($('#share').hidden) return;
   const link = location.href;
+  // A frame's srcdoc has no address of its own to share.
+  const addressless = location.protocol === 'about:';
   const tooLong = !packing && link.length > LINK_MAX;
-  $('#share-long').hidden = !tooLong;
-  $('#share-links').hidden = tooLong;
-  if (tooLong) {
-    $('#share-long-text').textContent = t('share.too-long', { length: link.length, limit: LINK_MAX });
+  $('#share-long').hidden = !(tooLong || addressless);
+  $('#share-links').hidden = tooLong || addressless;
+  if (tooLong || addressless) {
+    $('#share-long-text').textContent = addressless
+      ? t('share.no-address')
+      : t('share.too-long', { length: link.length, limit: LINK_MAX });
     $('#share-csv').hidden = $('#csv').hidden;
     return;
   }

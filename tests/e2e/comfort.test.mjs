@@ -24,7 +24,8 @@ test('Save as PNG downloads a PNG that decodes to the canvas as drawn', async ()
   assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
   // Decoded by the browser, it has the canvas's size and pixels.
   const [size, differing] = await page.evaluate(async (base64) => {
-    const blob = await (await fetch(`data:image/png;base64,${base64}`)).blob();
+    // (Decoded here: the page's policy lets it fetch nothing but its own host.)
+    const blob = new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
     const image = await createImageBitmap(blob);
     const canvas = document.querySelector('#chart');
     const scratch = new OffscreenCanvas(image.width, image.height).getContext('2d');
@@ -228,4 +229,43 @@ test('Tab reaches the lesson, player, export and data controls, each with a visi
     assert.ok(reached.has(id), `${id} not reached by Tab (reached: ${[...reached].join(' ')})`);
   }
   await page.context().close();
+});
+
+test('the event log and the comparison sit right under the chart, however tall the controls beside it', async () => {
+  for (const width of [1440, 1024]) {
+    for (const panel of ['fast-rvm', 'classification', 'poisson', 'evidence']) {
+      const page = await open(env, `?panel=${panel}`, { viewport: { width, height: 900 } });
+      const [chartBottom, tablesTop, sideBottom] = await page.evaluate(() => [
+        document.querySelector('figure.chart').getBoundingClientRect().bottom,
+        document.querySelector('#tables').getBoundingClientRect().top,
+        document.querySelector('#drawer').getBoundingClientRect().bottom,
+      ]);
+      // The controls' column is taller than the chart (else the test says nothing).
+      assert.ok(sideBottom > chartBottom + 100, `${panel} at ${width}: the controls end ${sideBottom - chartBottom} px below the chart`);
+      // One grid gap (1rem) between the chart's figure and the tables.
+      assert.ok(tablesTop - chartBottom >= 0 && tablesTop - chartBottom <= 20, `${panel} at ${width}: ${tablesTop - chartBottom} px between chart and tables`);
+      await page.context().close();
+    }
+  }
+});
+
+test('stage view and embed=1 keep the page’s level-one heading for screen readers, shown to no one', async () => {
+  for (const query of ['?panel=fast-rvm&stage=1', '?lesson=sparsity&step=2&stage=1', '?panel=evidence&embed=1']) {
+    const page = await open(env, query, { viewport: { width: 1280, height: 720 } });
+    const heading = await page.evaluate(() => {
+      const h1 = document.querySelector('h1');
+      // The header around it is what clips it: one pixel, cut to nothing.
+      const header = h1.closest('header');
+      const box = header.getBoundingClientRect();
+      const shown = getComputedStyle(header).clipPath === 'inset(50%)' ? 0 : box.width * box.height;
+      return { text: h1.textContent, inTree: h1.checkVisibility(), area: shown, controls: document.querySelector('.site-controls').checkVisibility() };
+    });
+    assert.deepEqual(heading, { text: 'RVM Lab', inTree: true, area: heading.area, controls: false }, query);
+    assert.equal(heading.area, 0, `${query}: the heading shows on ${heading.area} px²`);
+    // In the accessibility tree, by its role: one level-one heading, named.
+    const headings = page.getByRole('heading', { level: 1 });
+    assert.equal(await headings.count(), 1, `${query}: level-one headings`);
+    assert.equal(await headings.first().textContent(), 'RVM Lab');
+    await page.context().close();
+  }
 });

@@ -2,11 +2,14 @@
 // scripts/setup.sh), driven by npm's puppeteer-core over WebDriver BiDi — never a browser
 // puppeteer downloads. Every panel draws with no console error, a click on the plot adds a
 // point, a slider moved by the keyboard redraws, the language toggles, and the data table of
-// the chart opens from the keyboard.
+// the chart opens from the keyboard. Where a course lives: the single file from disk (and the
+// served page from disk, which opens it), the served page in a frame sandboxed without
+// allow-same-origin from a plain static server, and the single file as a sandboxed srcdoc.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import zh from '../../www/strings/zh.js';
 import { serve } from '../../scripts/serve.mjs';
@@ -14,16 +17,22 @@ import { panelNames } from './browser.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 
+const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
+
 let server;
 let url;
+/** The same folder from a plain static host (no policy, no CORS header). */
+let plain;
 let browser;
 before(async () => {
-  ({ server, url } = await serve({ root: fileURLToPath(new URL('../../www', import.meta.url)), port: 0 }));
+  ({ server, url } = await serve({ root: WWW, port: 0 }));
+  plain = await serve({ root: WWW, port: 0, policy: null });
   browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
 });
 after(async () => {
   await browser?.close();
   await new Promise((done) => server.close(done));
+  await new Promise((done) => plain.server.close(done));
 });
 
 /** Opens `query` in a fresh page and waits until its panel has drawn and its work is done. */
@@ -124,6 +133,70 @@ describe('Firefox', () => {
       ['data', 10],
       ['curves', 201],
     ]);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+});
+
+/** Waits until `frame` (which may still be on its way to another document) shows a drawn
+ *  chart; returns its address. */
+async function drawnIn(frame) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const ready = await frame
+      .evaluate(() => document.body?.dataset.ready === '1' && Number(document.querySelector('#chart')?.dataset.draws ?? 0) >= 1)
+      .catch(() => false);
+    if (ready) return frame.evaluate(() => location.href);
+    if (Date.now() > deadline) throw new Error(`no chart in ${frame.url()}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/** A page of another origin holding one frame with `attributes`; returns the page and the frame. */
+async function framing(attributes) {
+  const page = await browser.newPage();
+  page.consoleErrors = [];
+  page.on('console', (message) => message.type() === 'error' && page.consoleErrors.push(message.text()));
+  await page.goto(`${plain.url}lecturers.html`);
+  await page.evaluate((attrs) => {
+    const frame = document.createElement('iframe');
+    for (const [name, value] of Object.entries(attrs)) frame.setAttribute(name, value);
+    frame.style.width = '1000px';
+    frame.style.height = '700px';
+    document.body.append(frame);
+  }, attributes);
+  await page.waitForFunction(() => document.querySelector('iframe'));
+  const deadline = Date.now() + 10_000;
+  while (page.frames().length < 2 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+  return { page, frame: page.frames()[1] };
+}
+
+describe('Firefox, where a course lives', () => {
+  test('the single file from disk, and the served page from disk, which opens it', async () => {
+    const single = pathToFileURL(`${WWW}rvm-lab.html`).href;
+    const page = await browser.newPage();
+    page.consoleErrors = [];
+    page.on('console', (message) => message.type() === 'error' && page.consoleErrors.push(message.text()));
+    await page.goto(`${single}?panel=fast-rvm&lang=zh`);
+    await drawnIn(page.mainFrame());
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+    await page.goto(`${pathToFileURL(`${WWW}index.html`).href}?panel=evidence#k`);
+    assert.ok((await drawnIn(page.mainFrame())).startsWith(`${single}?panel=evidence`));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('the served page in <iframe sandbox="allow-scripts"> from a plain static host', async () => {
+    const { page, frame } = await framing({ sandbox: 'allow-scripts', src: `${plain.url}index.html?panel=sparsity&embed=1`, title: 'lab' });
+    assert.ok((await drawnIn(frame)).startsWith(`${plain.url}rvm-lab.html?panel=sparsity`));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('the single file as the srcdoc of <iframe sandbox="allow-scripts">', async () => {
+    const srcdoc = readFileSync(`${WWW}rvm-lab.html`, 'utf8');
+    const { page, frame } = await framing({ sandbox: 'allow-scripts', srcdoc, title: 'lab' });
+    assert.equal(await drawnIn(frame), 'about:srcdoc');
     assert.deepEqual(page.consoleErrors, []);
     await page.close();
   });

@@ -201,9 +201,11 @@ describe('predictive panel', () => {
 
   test('embed=1 shows only the plot and its controls, fitting the width', async () => {
     const page = await open(env, '?panel=predictive&embed=1', { viewport: { width: 480, height: 900 } });
-    for (const hidden of ['header.site', 'footer.site', '#panel-intro', '#panel-title']) {
+    for (const hidden of ['header.site .site-controls', 'footer.site', '#panel-intro', '#panel-title']) {
       assert.equal(await page.isHidden(hidden), true, `${hidden} is hidden`);
     }
+    // The site's heading stays, for screen readers only (1 × 1 px, clipped).
+    assert.deepEqual(await page.$eval('header.site', (el) => [el.offsetWidth <= 1, el.offsetHeight <= 1, getComputedStyle(el).clipPath]), [true, true, 'inset(50%)']);
     assert.equal(await page.isVisible('#chart'), true);
     assert.equal(await page.isVisible('#ctl-alpha'), true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,0 +1,43 @@
+// Where the page's parts come from, served as here: each language's strings and each panel's
+// own words are modules of their own (imported when first needed), the lessons are JSON files
+// under lessons/, and the solver is a .wasm file under pkg/, all beside the page.
+//
+// The single file (rvm-lab.html, built by scripts/single.mjs) puts offline.js in this module's
+// place: the same four functions over parts held inside the file itself.
+
+import { StartupError } from './startup.js';
+
+/** The strings of `lang` (strings/<lang>.js). */
+export async function languageStrings(lang) {
+  // Plain variables as paths (here and below), so that the bundler leaves the imports as they
+  // are rather than put every strings file in the bundle.
+  const path = `./strings/${lang}.js`;
+  return (await import(path)).default;
+}
+
+/** The own words of panel `name` in `lang` (strings/<lang>/<name>.js). */
+export async function panelStrings(lang, name) {
+  const path = `./strings/${lang}/${name}.js`;
+  return (await import(path)).default;
+}
+
+/** The text of lesson file `file` (lessons/<id>.json), or null when there is none. */
+export async function lessonText(file) {
+  const response = await fetch(file);
+  return response.ok ? response.text() : null;
+}
+
+/** The solver module of build `build` ('simd' or 'scalar'), as the wasm glue's `init` takes
+ *  it: the response of pkg/rvm_lab[_simd]_bg.wasm (compiled as it streams in). */
+export async function solverModule(build) {
+  const file = build === 'simd' ? 'rvm_lab_simd_bg.wasm' : 'rvm_lab_bg.wasm';
+  const url = new URL(`./pkg/${file}`, import.meta.url);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new StartupError('download', `${url.pathname}: ${error.message}`);
+  }
+  if (!response.ok) throw new StartupError('download', `${url.pathname}: ${response.status} ${response.statusText}`);
+  return response;
+}

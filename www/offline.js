@@ -1,0 +1,37 @@
+// The single file's parts (rvm-lab.html): what assets.js fetches when the lab is served, held
+// inside the file — both languages' strings, every panel's own words, every lesson and the
+// solver module — so that it needs no fetch, no module script and no dynamic import, and runs
+// from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
+// assets.js's place; `rvm-lab:parts` is the table of contents it writes.
+
+import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP } from 'rvm-lab:parts';
+import { StartupError } from './startup.js';
+
+export async function languageStrings(lang) {
+  if (!(lang in LANGUAGES)) throw new Error(`no language ${lang}`);
+  return LANGUAGES[lang];
+}
+
+export async function panelStrings(lang, name) {
+  const words = PANEL_WORDS[`${lang}/${name}`];
+  if (!words) throw new Error(`no panel ${name}`);
+  return words;
+}
+
+export async function lessonText(file) {
+  return LESSONS[file] ?? null;
+}
+
+/**
+ * The solver module, which the file holds gzipped: inflated by the browser's own
+ * DecompressionStream and compiled as it inflates. Only the SIMD build is inside (every
+ * browser with DecompressionStream has wasm SIMD, but Chromium 80–90), so a browser without
+ * either is told it is too old.
+ */
+export async function solverModule(build) {
+  if (build !== 'simd' || typeof DecompressionStream !== 'function') {
+    throw new StartupError('old', build !== 'simd' ? 'no WebAssembly SIMD' : 'no DecompressionStream');
+  }
+  const wasm = new Blob([SOLVER_GZIP]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(wasm, { headers: { 'content-type': 'application/wasm' } });
+}
