@@ -32,7 +32,7 @@ describe('axe-core finds no violation', () => {
     assert.deepEqual(found, []);
   });
 
-  test('on a lesson, in dark mode, on stage, with the list of keys open, and on embed.html', async () => {
+  test('on a lesson, in dark mode, on stage, with the list of keys open, on embed.html and lecturers.html', async () => {
     const found = [];
     const cases = [
       ['?lesson=fast-rvm&step=3', {}],
@@ -59,6 +59,12 @@ describe('axe-core finds no violation', () => {
     await page.waitForFunction(() => document.querySelectorAll('iframe').length >= 3);
     await page.waitForTimeout(500);
     for (const line of await axeViolations(page)) found.push(`embed.html: ${line}`);
+    // The page for lecturers (in the release bundle), light and dark.
+    for (const colorScheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme });
+      await page.goto(`${env.url}lecturers.html`);
+      for (const line of await axeViolations(page)) found.push(`lecturers.html (${colorScheme}): ${line}`);
+    }
     await context.close();
     assert.deepEqual(found, []);
   });
