@@ -223,10 +223,12 @@ describe('in frames', () => {
       assert.ok(address.startsWith(`${lab.url}index.html?panel=fast-rvm`), address);
     }));
 
-  test('mount() from another origin, by the classic embed.global.js: the panel drawn, its height followed', async () => {
+  test('mount() from another origin, by the classic embed.global.js: the panel drawn, its height followed, keys passed on', async () => {
     const page = await newPage();
     await page.goto(`${host.url}course.html`);
     await page.evaluate((src) => {
+      window.received = [];
+      addEventListener('message', ({ data }) => window.received.push(data));
       const box = document.createElement('div');
       box.id = 'panel';
       document.body.append(box);
@@ -240,6 +242,7 @@ describe('in frames', () => {
     assert.ok((await drawn(frame)).startsWith(`${lab.url}index.html?panel=sparsity`));
     await page.waitForFunction(() => document.querySelector('#panel iframe').style.height !== '560px');
     assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-CN');
+    await keysReachTheHost(page, frame);
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
