@@ -24,6 +24,30 @@ pub const MULTIPLY_ADDS_PER_UNIT: usize = 1000;
 /// ever stops a pathological loop instead of freezing the page.
 pub const SVD_SWEEPS_PER_VALUE: usize = 100;
 
+/// Targets whose variance is at most this times their mean square are constant: their
+/// spread is that of rounding their mean ((64ε)², ε the machine epsilon: within 64 units in
+/// the last place). Relative, not absolute, so that it holds in any units — an absolute
+/// 10⁻¹² took sinc data in units 10⁸ times smaller for constant.
+pub const CONSTANT_TARGETS: f64 = (64.0 * f64::EPSILON) * (64.0 * f64::EPSILON);
+
+/// The spread of targets `t` in their own units, which sets the scale of a noise precision:
+/// var(t) (the population variance), or for targets constant to within rounding
+/// (var(t) ≤ [`CONSTANT_TARGETS`]·tᵀt/N) their mean square tᵀt/N, or 1 if there are none or
+/// all are 0. Targets times c give c² times it, for any c.
+pub fn target_variance(t: &[f64]) -> f64 {
+    let n = t.len() as f64;
+    let mean = t.iter().sum::<f64>() / n;
+    let var = t.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    let mean_square = dot(t, t) / n;
+    if var > CONSTANT_TARGETS * mean_square {
+        var
+    } else if mean_square > 0.0 {
+        mean_square
+    } else {
+        1.0
+    }
+}
+
 /// Cholesky factor `L` of a symmetric positive-definite matrix `A = LLᵀ`.
 #[derive(Debug, Clone)]
 pub struct CholeskyFactor {

@@ -271,14 +271,17 @@ fn fixed_point_and_em_reach_the_same_stationary_maximum() {
 
 #[test]
 fn wide_design_has_two_local_maxima() {
-    // N = 6 points, M = 10 Gaussian functions: from the same start, the fixed point stops at
-    // a local maximum near (α, β) = (6.6, 3.3), EM at the global one near (0.92, 196) — PRML
-    // §9.3.4's "assuming they find the same local maximum" is a real condition. Both are
-    // stationary with a negative-definite Hessian (by differences of the gradient), and the
-    // sampled surface peaks at the higher one.
+    // N = 6 points, M = 10 Gaussian functions: from the same start (α = 1, β = 1/var(t)), the
+    // fixed point stops at a local maximum near (α, β) = (6.6, 3.3), EM at the global one
+    // near (0.92, 196) — PRML §9.3.4's "assuming they find the same local maximum" is a real
+    // condition. (From `initial_guess`, α = β = 1/var(t), both stop at the local one.) Both
+    // are stationary with a negative-definite Hessian (by differences of the gradient), and
+    // the sampled surface peaks at the higher one.
     let (_, phi, t) = designs().into_iter().find(|(name, ..)| name.starts_with("Gaussian N = 6")).unwrap();
     let spectrum = Spectrum::new(&phi, &t).unwrap();
-    let start = initial_guess(&t).unwrap();
+    let start = Hyperparameters::new(1.0, initial_guess(&t).unwrap().beta()).unwrap();
+    let from_the_guess = maximise(&phi, &t, Scheme::Em, initial_guess(&t).unwrap()).unwrap();
+    assert!((from_the_guess.alpha - 6.59).abs() < 0.01, "{from_the_guess:?}");
     let fixed = maximise(&phi, &t, Scheme::Both, start).unwrap();
     let em = maximise(&phi, &t, Scheme::Em, start).unwrap();
     assert!((fixed.alpha - 6.59).abs() < 0.01 && (fixed.beta - 3.27).abs() < 0.01, "{fixed:?}");

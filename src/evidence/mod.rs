@@ -89,17 +89,19 @@ pub fn maximise(phi: &DMatrix<f64>, t: &[f64], scheme: Scheme, start: Hyperparam
     })
 }
 
-/// A start for [`maximise`] that knows nothing of Φ: α = 1 and β = 1/Var(t) (the
-/// population variance), as scikit-learn's `BayesianRidge` starts; β = 1 when t is
-/// constant, empty or so spread that 1/Var(t) is not a positive finite number.
+/// A start for [`maximise`] in the units of the data: α = β = 1/var(t), with var(t) as
+/// [`crate::linalg::target_variance`] takes it (the mean square for constant targets, 1 for
+/// zero ones) — scikit-learn's `BayesianRidge` start for β, and for α its α = 1 put in the
+/// targets' units. Targets times c start at α/c², β/c², so every scheme takes the same path
+/// in any units (the absolute α = 1 left EM stuck there for targets in units 10⁸ times
+/// larger, and cost the fixed point up to three times the iterations).
 ///
 /// # Errors
 /// None in practice: the values are checked by [`Hyperparameters::new`] like any other.
 pub fn initial_guess(t: &[f64]) -> Result<Hyperparameters> {
-    let n = t.len() as f64;
-    let mean = t.iter().sum::<f64>() / n;
-    let beta = n / t.iter().map(|v| (v - mean).powi(2)).sum::<f64>();
-    Hyperparameters::new(1.0, if beta.is_finite() && beta > 0.0 { beta } else { 1.0 })
+    let precision = 1.0 / crate::linalg::target_variance(t);
+    let precision = if precision.is_finite() && precision > 0.0 { precision } else { 1.0 };
+    Hyperparameters::new(precision, precision)
 }
 
 #[cfg(test)]
@@ -124,8 +126,21 @@ mod tests {
         let phi = DMatrix::from_element(2, 1, 1.0);
         let e = maximise(&phi, &[1.0, -1.0], Scheme::Both, initial_guess(&[1.0, -1.0]).unwrap()).unwrap_err();
         assert_eq!(e, Error::Degenerate { iteration: 1, reason: Degeneracy::ZeroMean });
-        assert_eq!(initial_guess(&[2.0, 2.0]).unwrap().beta(), 1.0);
-        assert_eq!(initial_guess(&[1.0, 3.0]).unwrap().beta(), 1.0);
-        assert_eq!(initial_guess(&[0.0, 1.0]).unwrap().beta(), 4.0);
+    }
+
+    #[test]
+    fn the_start_is_in_the_units_of_the_data() {
+        // α = β = 1/var(t); constant targets by their mean square, zero ones by 1.
+        let start = |t: &[f64]| {
+            let h = initial_guess(t).unwrap();
+            (h.alpha(), h.beta())
+        };
+        assert_eq!(start(&[1.0, 3.0]), (1.0, 1.0));
+        assert_eq!(start(&[0.0, 1.0]), (4.0, 4.0));
+        assert_eq!(start(&[2.0, 2.0]), (0.25, 0.25));
+        assert_eq!(start(&[0.0, 0.0]), (1.0, 1.0));
+        // Targets times 2⁴⁰ (exact in floating point): α and β times 2⁻⁸⁰, exactly.
+        let big = 2f64.powi(40);
+        assert_eq!(start(&[big, 3.0 * big]), (2f64.powi(-80), 2f64.powi(-80)));
     }
 }

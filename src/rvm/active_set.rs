@@ -22,6 +22,13 @@ pub const ALIGNMENT_MAX_COSINE: f64 = 1.0 - 1e-3;
 /// Re-estimations changing ln αᵢ by less than this are not worth a step, and convergence
 /// needs every |Δ ln αᵢ| below it (reference: `MinDeltaLogAlpha`).
 pub const MIN_DELTA_LN_ALPHA: f64 = 1e-3;
+/// A first basis function with θ = q² − s ≤ 0 (one that would not be added) starts at
+/// α = this·s: its prior variance 1/α a thousandth of its likelihood's 1/s, nearly pruned,
+/// so the first steps may delete it. s = β‖φ‖² (times the likelihood's weight) carries the
+/// units of the targets and of the column, so the start is the same in any units; the
+/// reference's absolute α = 1000 is this for a unit-length column at β = 1, and an α that
+/// ignored β took targets in other units for other data.
+pub const FIRST_ALPHA_PER_SPARSITY: f64 = 1000.0;
 
 /// How the basis function of the next step is chosen among those worth acting on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 
-pub use super::active_set::{ALIGNMENT_MAX_COSINE, MIN_DELTA_LN_ALPHA, Selection};
+pub use super::active_set::{ALIGNMENT_MAX_COSINE, FIRST_ALPHA_PER_SPARSITY, MIN_DELTA_LN_ALPHA, Selection};
 use super::active_set::{ActiveSet, Candidate};
 use super::event::{Action, Event};
 use super::{ActivePosterior, NoiseFit, Problem, RvmFit};
@@ -101,7 +101,7 @@ pub struct FastRvm {
 impl FastRvm {
     /// The model after initialisation (Tipping & Faul 2003, §4 step 2): the one basis function best
     /// aligned with t, maximising |φᵢᵀt|/‖φᵢ‖, with αᵢ = sᵢ²/(qᵢ² − sᵢ) (or, if θᵢ ≤ 0,
-    /// αᵢ = 1000‖φᵢ‖², the reference's 1000 for a unit-length column). The initial event,
+    /// αᵢ = [`FIRST_ALPHA_PER_SPARSITY`]·sᵢ). The initial event,
     /// step 0, is an [`Action::Add`] whose ΔL is measured from the empty model.
     ///
     /// # Errors
@@ -115,7 +115,7 @@ impl FastRvm {
         };
         let first = best_aligned(&problem).ok_or(Error::NoData)?;
         let (s, q) = (beta * problem.norms_sq[first], beta * problem.phi_t[first]);
-        let alpha = if q * q > s { s * s / (q * q - s) } else { 1000.0 * problem.norms_sq[first] };
+        let alpha = if q * q > s { s * s / (q * q - s) } else { FIRST_ALPHA_PER_SPARSITY * s };
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mut rvm = Self {
             settings,

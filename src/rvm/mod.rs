@@ -122,12 +122,10 @@ impl Problem {
         self.phi.select_columns(active)
     }
 
-    /// The spread of the targets, var(t) (1 if t is constant to 10⁻¹² or so, so that it
-    /// can set a scale).
+    /// The spread of the targets in their own units, which sets the scale of β
+    /// ([`crate::linalg::target_variance`]).
     pub fn target_variance(&self) -> f64 {
-        let mean = self.t.mean();
-        let var = self.t.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / self.n() as f64;
-        if var < 1e-12 { 1.0 } else { var }
+        crate::linalg::target_variance(self.t.as_slice())
     }
 
     /// The default starting noise precision of Tipping's reference implementation:

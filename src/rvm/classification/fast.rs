@@ -31,7 +31,7 @@ use nalgebra::DVector;
 use super::{GlmFit, Likelihood, Mode, irls_with};
 use crate::error::{Error, Result};
 use crate::linalg::{MULTIPLY_ADDS_PER_UNIT, dot, dots};
-use crate::rvm::active_set::{ActiveSet, Candidate};
+use crate::rvm::active_set::{ActiveSet, Candidate, FIRST_ALPHA_PER_SPARSITY};
 use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
 use crate::solver::{Solver, Status};
@@ -90,7 +90,7 @@ impl FastRvmClassifier {
             .max_by(|&a, &b| (q_empty[a].abs() / norms[a].sqrt()).total_cmp(&(q_empty[b].abs() / norms[b].sqrt())))
             .ok_or(Error::NoData)?;
         let (s, q) = (likelihood.weight(y0) * norms[first], q_empty[first]);
-        let alpha = if q * q > s { s * s / (q * q - s) } else { 1000.0 * s };
+        let alpha = if q * q > s { s * s / (q * q - s) } else { FIRST_ALPHA_PER_SPARSITY * s };
         let empty_log_ml: f64 = t.iter().map(|&t| likelihood.log_density(0.0, t)).sum();
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
