@@ -75,12 +75,16 @@ export function validateLesson(json, file, panels) {
   return { ...json, steps };
 }
 
-/** Reads lessons/`id`.json (beside the page) and validates it. */
+/** Reads lessons/`id`.json (beside the page; `id` must be listed in lessons/index.json) and
+ *  validates it. */
 export async function loadLesson(id, panels) {
   const file = `lessons/${id}.json`;
   // A lesson's name is a file name of letters, digits and hyphens: anything else (markup,
   // a path) is no lesson, and is not asked of the server.
   if (!/^[\w-]+$/.test(id)) throw new LessonError(file, 0, 'lesson', 'not-found');
+  // Nor is a name the index does not list: no request for a file that is not there.
+  const listed = await lessonIndex().catch(() => []);
+  if (!listed.some((lesson) => lesson.id === id)) throw new LessonError(file, 0, 'lesson', 'not-found');
   const text = await lessonText(file);
   if (text === null) throw new LessonError(file, 0, 'lesson', 'not-found');
   let json;
@@ -92,10 +96,13 @@ export async function loadLesson(id, panels) {
   return validateLesson(json, file, panels);
 }
 
-/** The built-in lessons: `[{id, title: {en, zh}}]` from lessons/index.json. */
-export async function lessonIndex() {
-  const text = await lessonText('lessons/index.json');
-  return text === null ? [] : JSON.parse(text);
+/** The lessons index.json lists, read once. */
+let index = null;
+
+/** The lessons: `[{id, title: {en, zh}}]` from lessons/index.json (read once). */
+export function lessonIndex() {
+  index ??= lessonText('lessons/index.json').then((text) => (text === null ? [] : JSON.parse(text)));
+  return index;
 }
 
 /** The step a key press asks for from step `index` of `count`, or null: → space PageDown

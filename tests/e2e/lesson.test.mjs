@@ -180,11 +180,23 @@ describe('lesson mode in the page', () => {
     await page.context().close();
   });
 
+  test('a lesson the index does not list is reported, and its file never asked for', async () => {
+    const page = await open(env, '?lesson=nope&step=2');
+    assert.match(await page.textContent('#notices'), /lessons\/nope\.json/);
+    assert.deepEqual(page.requests.filter((url) => url.includes('lessons/nope')), [], 'no request for the file');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
   test('a malformed lesson is reported by step and field, and the page stays as it was', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1100, height: 800 } });
     const broken = good();
     delete broken.steps[1].text.zh;
     await context.route('**/lessons/broken.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(broken) }));
+    // An instructor's lesson is listed in the index, as the README says.
+    const index = JSON.parse(readFileSync(new URL('../../www/lessons/index.json', import.meta.url)));
+    index.push({ id: 'broken', title: broken.title });
+    await context.route('**/lessons/index.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(index) }));
     const page = await context.newPage();
     await page.goto(`${env.url}?panel=evidence&lesson=broken`);
     await page.waitForSelector('body[data-ready="1"]');
