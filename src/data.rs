@@ -6,7 +6,7 @@ use rand_distr::{Distribution, Normal};
 use rand_pcg::Pcg64;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_non_negative};
+use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite, ensure_non_negative};
 
 /// Largest data set the generators produce (keeps N × M work interactive).
 pub const MAX_POINTS: usize = 10_000;
@@ -119,7 +119,7 @@ fn check_count(n: usize) -> Result<()> {
 /// N(0, σ²) noise, σ ≥ 0.
 fn normal_noise(sd: f64) -> Result<Normal<f64>> {
     let sd = ensure_non_negative("σ", sd)?;
-    Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: sd.to_string() })
+    Normal::new(0.0, sd).map_err(|_| Error::NotFinite { name: "σ".into(), value: Compact(sd).to_string() })
 }
 
 /// The sinc benchmark of Tipping (2001, §5.1) and Tipping & Faul (2003, §5):

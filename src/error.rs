@@ -13,6 +13,24 @@ use thiserror::Error as ThisError;
 /// Result type of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// A number as a person reads it and a parser reads it back: its shortest digits that
+/// round-trip, in exponent form from 10¹⁶ up and below 10⁻⁵ in size (`1e308`, `-2.5e-7`),
+/// plainly between (`0.1`, `-42`, `123456.75`). Rust's own `{}` never uses an exponent: 10³⁰⁸
+/// came out as 309 digits, in messages, permalinks and CSV files alike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compact(pub f64);
+
+impl std::fmt::Display for Compact {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let size = self.0.abs();
+        if size.is_finite() && size != 0.0 && !(1e-5..1e16).contains(&size) {
+            write!(f, "{:e}", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
 /// What went wrong, with the value that caused it.
 #[derive(Debug, Clone, PartialEq, ThisError)]
 pub enum Error {
@@ -299,7 +317,7 @@ pub fn ensure_finite(name: &str, value: f64) -> Result<f64> {
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(Error::NotFinite { name: name.to_owned(), value: value.to_string() })
+        Err(Error::NotFinite { name: name.to_owned(), value: Compact(value).to_string() })
     }
 }
 
@@ -309,7 +327,7 @@ pub fn ensure_positive(name: &'static str, value: f64) -> Result<f64> {
     if value > 0.0 {
         Ok(value)
     } else {
-        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::Positive })
+        Err(Error::OutOfRange { name, value: Compact(value).to_string(), bound: Bound::Positive })
     }
 }
 
@@ -319,7 +337,7 @@ pub fn ensure_non_negative(name: &'static str, value: f64) -> Result<f64> {
     if value >= 0.0 {
         Ok(value)
     } else {
-        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::NonNegative })
+        Err(Error::OutOfRange { name, value: Compact(value).to_string(), bound: Bound::NonNegative })
     }
 }
 
@@ -332,7 +350,7 @@ pub fn ensure_within(name: &'static str, value: f64, max: u64) -> Result<f64> {
     if value.abs() <= max as f64 {
         Ok(value)
     } else {
-        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::Within { max } })
+        Err(Error::OutOfRange { name, value: Compact(value).to_string(), bound: Bound::Within { max } })
     }
 }
 
@@ -395,6 +413,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn numbers_are_compact_in_messages() {
+        let cases = [
+            (1e308, "1e308"),
+            (-1e308, "-1e308"),
+            (-2.5e-7, "-2.5e-7"),
+            (0.1, "0.1"),
+            (-42.0, "-42"),
+            (123_456.75, "123456.75"),
+            (9_999_999_999_999_998.0, "9999999999999998"),
+            (1e16, "1e16"),
+            (1e-5, "0.00001"),
+            (0.0, "0"),
+            (f64::NAN, "NaN"),
+            (f64::INFINITY, "inf"),
+        ];
+        for (value, text) in cases {
+            assert_eq!(Compact(value).to_string(), text);
+        }
+        let e = ensure_positive("β", -1e308).unwrap_err();
+        assert_eq!(e.to_string(), "β must be > 0, but is -1e308");
+    }
+
+    #[test]
     fn messages_name_the_value() {
         let e = ensure_positive("β", -1.0).unwrap_err();
         assert_eq!(e.to_string(), "β must be > 0, but is -1");
@@ -416,5 +457,25 @@ mod tests {
         assert!(check_design(&phi, &[1.0, 2.0]).is_ok());
         let w = DVector::from_vec(vec![1.0, 2.0]);
         assert_eq!(check_weights("w", &w, 3).unwrap_err().code(), "dimension-mismatch");
+    }
+
+    // proptest is a native dev-dependency only.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod round_trip {
+        use proptest::prelude::*;
+
+        use super::Compact;
+
+        proptest! {
+            /// A compact number reads back to the very same number: every f64 bit pattern
+            /// that is finite, subnormals included.
+            #[test]
+            fn compact_numbers_read_back(bits in any::<u64>()) {
+                let value = f64::from_bits(bits);
+                prop_assume!(value.is_finite());
+                let back: f64 = Compact(value).to_string().parse().unwrap();
+                prop_assert_eq!(back.to_bits(), value.to_bits());
+            }
+        }
     }
 }

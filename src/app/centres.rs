@@ -9,7 +9,7 @@ use super::panel::{Grab, Handle};
 use super::params::{parse_integer, parse_real};
 use super::settings::X_RANGE;
 use crate::basis::{Basis, MAX_BASIS_FUNCTIONS};
-use crate::error::{Error, Result};
+use crate::error::{Compact, Error, Result};
 
 /// Key of the moved centres in the URL.
 pub const CENTRES_KEY: &str = "centres";
@@ -39,7 +39,7 @@ impl MovedCentres {
 
     /// The URL's text, `j:μ,…`.
     pub fn text(&self) -> String {
-        self.0.iter().map(|(j, mu)| format!("{j}:{mu}")).collect::<Vec<_>>().join(",")
+        self.0.iter().map(|(j, mu)| format!("{j}:{}", Compact(*mu))).collect::<Vec<_>>().join(",")
     }
 
     /// Whether no centre was moved.

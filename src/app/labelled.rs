@@ -4,7 +4,7 @@
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
 use super::settings::{ParamGroup, PointSink, round_to};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
-use crate::error::{Bound, Error, Result, ensure_finite, ensure_index};
+use crate::error::{Bound, Compact, Error, Result, ensure_finite, ensure_index};
 
 /// Key of the placed points, `x₁:x₂:class,…` in the URL.
 pub const POINTS_KEY: &str = "points";
@@ -119,7 +119,7 @@ impl PointSink for LabelledData {
 
     fn to_csv(&self) -> Result<String> {
         let data = self.points()?;
-        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{},{},{t}\n", x[0], x[1]));
+        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{},{},{t}\n", Compact(x[0]), Compact(x[1])));
         Ok(std::iter::once("x1,x2,class\n".to_owned()).chain(rows).collect())
     }
 
@@ -185,9 +185,12 @@ impl ParamGroup for LabelledData {
             "N" => self.n.to_string(),
             "seed" => self.seed.to_string(),
             "class" => self.place.to_string(),
-            POINTS_KEY => {
-                self.extra.iter().map(|(x, c)| format!("{}:{}:{c}", x[0], x[1])).collect::<Vec<_>>().join(",")
-            }
+            POINTS_KEY => self
+                .extra
+                .iter()
+                .map(|(x, c)| format!("{}:{}:{c}", Compact(x[0]), Compact(x[1])))
+                .collect::<Vec<_>>()
+                .join(","),
             _ => return None,
         })
     }

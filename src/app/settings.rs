@@ -6,7 +6,7 @@
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
 use crate::data::{Counts, Dataset, MAX_POINTS, Sinusoid};
-use crate::error::{Bound, Error, Result, ensure_finite, ensure_non_negative, ensure_positive};
+use crate::error::{Bound, Compact, Error, Result, ensure_finite, ensure_non_negative, ensure_positive};
 use crate::rvm::likelihood::Likelihood;
 use crate::rvm::{FastSettings, Selection};
 
@@ -158,7 +158,7 @@ impl PointSink for DataParams {
 
     fn to_csv(&self) -> Result<String> {
         let data = self.dataset()?;
-        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{x},{t}\n"));
+        let rows = data.x.iter().zip(&data.t).map(|(x, t)| format!("{},{}\n", Compact(*x), Compact(*t)));
         Ok(std::iter::once("x,t\n".to_owned()).chain(rows).collect())
     }
 
@@ -300,7 +300,7 @@ fn check_count(t: f64) -> Result<f64> {
     }
     Err(Error::OutOfRange {
         name: "t",
-        value: t.to_string(),
+        value: Compact(t).to_string(),
         bound: Bound::WholeBetween { min: 0, max: COUNT.largest_target() },
     })
 }
@@ -314,7 +314,9 @@ fn check_noise(sigma: f64) -> Result<f64> {
     let sigma = ensure_non_negative("σ", sigma)?;
     if sigma > MAX_NOISE as f64 {
         return Err(Error::OutOfRange {
-            name: "σ", value: sigma.to_string(), bound: Bound::AtMost { max: MAX_NOISE }
+            name: "σ",
+            value: Compact(sigma).to_string(),
+            bound: Bound::AtMost { max: MAX_NOISE },
         });
     }
     Ok(sigma)
@@ -363,7 +365,9 @@ impl ParamGroup for DataParams {
             "N" => self.n.to_string(),
             "noise" if self.source == Source::Sinusoid => self.noise.to_string(),
             "seed" => self.seed.to_string(),
-            POINTS_KEY => self.extra.iter().map(|(x, t)| format!("{x}:{t}")).collect::<Vec<_>>().join(","),
+            POINTS_KEY => {
+                self.extra.iter().map(|(x, t)| format!("{}:{}", Compact(*x), Compact(*t))).collect::<Vec<_>>().join(",")
+            }
             _ => return None,
         })
     }

@@ -30,7 +30,7 @@
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::Serialize;
 
-use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
+use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite};
 use crate::error::{check_design, check_whole};
 use crate::grid::Surface;
 use crate::linalg::SVD_SWEEPS_PER_VALUE;
@@ -411,7 +411,7 @@ fn check_ln_range(name: &'static str, (lo, hi): (f64, f64)) -> Result<()> {
         if end.abs() > MAX_LN_PRECISION as f64 {
             let bound = Bound::AtMost { max: MAX_LN_PRECISION };
             let name = if name == "ln α" { "|ln α|" } else { "|ln β|" };
-            return Err(Error::OutOfRange { name, value: end.abs().to_string(), bound });
+            return Err(Error::OutOfRange { name, value: Compact(end.abs()).to_string(), bound });
         }
     }
     Ok(())

@@ -10,7 +10,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Compact, Error, Result};
 
 pub mod basis;
 pub mod classes;
@@ -224,7 +224,10 @@ pub fn axes<'a, DB: DrawingBackend>(
 ) -> Result<Chart<'a, DB>> {
     for (name, (lo, hi)) in [(spec.x_name, spec.x), (spec.y_name, spec.y)] {
         if !(hi - lo).is_finite() {
-            return Err(Error::NotFinite { name: name.to_owned(), value: format!("{lo} … {hi}") });
+            return Err(Error::NotFinite {
+                name: name.to_owned(),
+                value: format!("{} … {}", Compact(lo), Compact(hi)),
+            });
         }
     }
     let font = (FontFamily::SansSerif, px(TICK_TEXT, scale)).into_font().color(&palette::INK);

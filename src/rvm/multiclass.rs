@@ -40,7 +40,7 @@ use super::Sweep;
 use super::classic::PRUNE_GAMMA;
 use super::classification::{ClassifierSettings, PRUNE_ALPHA};
 use super::newton::{NewtonSearch, Posterior, SweepUnderWay, SweptInPieces, sweep_within, whole_sweep};
-use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite};
+use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite};
 use crate::linalg::{CholeskyFactor, MULTIPLY_ADDS_PER_UNIT, dots};
 use crate::solver::{Budget, Solver, Status};
 
@@ -149,7 +149,7 @@ fn check_alpha(alpha: &DMatrix<f64>) -> Result<()> {
             ensure_finite("α", a)?;
         }
         if a <= 0.0 {
-            return Err(Error::OutOfRange { name: "α", value: a.to_string(), bound: Bound::Positive });
+            return Err(Error::OutOfRange { name: "α", value: Compact(a).to_string(), bound: Bound::Positive });
         }
     }
     Ok(())

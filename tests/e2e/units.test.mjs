@@ -63,3 +63,27 @@ test('the fast-RVM panel on its data in other units: the same run, in those unit
   assert.deepEqual(page.consoleErrors, []);
   await page.context().close();
 });
+
+test('numbers in messages, permalinks and saved data are compact, in both languages', async () => {
+  const page = await open(env, '?panel=predictive');
+  for (const [lang, words] of [['en', /β must be > 0, but is -1e308/], ['zh', /-1e308/]]) {
+    if (lang === 'zh') {
+      await page.click('#lang-toggle');
+      await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    }
+    await page.fill('#ctl-beta', '-1e308');
+    await page.press('#ctl-beta', 'Enter');
+    await page.waitForSelector('#err-beta:not(:empty)');
+    const message = await page.textContent('#err-beta');
+    assert.match(message, words);
+    assert.doesNotMatch(message, /0{20}/, 'no run of digits');
+  }
+  // Pasted data far from 1 travel in the permalink and in saved data as written.
+  await page.fill('#csv-text', '0.25,3e20\n0.75,-4.5e-9');
+  await page.click('#csv button[type=submit]');
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('points') ?? '').includes('3e20'));
+  assert.equal(await page.evaluate(() => new URLSearchParams(location.search).get('points')), '0.25:3e20,0.75:-4.5e-9');
+  assert.match(await page.evaluate(() => window.rvmLab.state.lab.exportCsv()), /^x,t\n0\.25,3e20\n0\.75,-4\.5e-9\n$/);
+  assert.deepEqual(page.consoleErrors, []);
+  await page.context().close();
+});

@@ -14,7 +14,7 @@ use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::{BasisParams, DataParams, ModelSettings};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Hyperparameters;
-use crate::error::Result;
+use crate::error::{Compact, Result};
 use crate::evidence::{Evaluation, EvidenceGrid, Reestimation, Scheme, Spectrum};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::surface::{SurfaceChart, SurfacePath};
@@ -85,7 +85,7 @@ impl ModelSettings for EvidenceSettings {
     }
 
     fn value_own(&self, key: &str) -> Option<String> {
-        (key == START_KEY).then(|| format!("{}:{}", self.start.0, self.start.1))
+        (key == START_KEY).then(|| format!("{}:{}", Compact(self.start.0), Compact(self.start.1)))
     }
 
     fn hidden_own(&self) -> Vec<&'static str> {
