@@ -128,13 +128,13 @@
   if (location.protocol === 'file:' || self.origin === 'null') {
     fail(location.protocol === 'file:' ? 'file' : 'sandbox');
     var target = new URL('rvm-lab.html', location.href);
-    target.search = location.search;
-    target.hash = location.hash;
     var probe = document.createElement('iframe');
     probe.name = PROBE;
     probe.hidden = true;
     probe.title = 'rvm-lab.html';
-    probe.src = new URL('rvm-lab.html', location.href).href;
+    probe.src = target.href;
+    target.search = location.search;
+    target.hash = location.hash;
     var missing = setTimeout(function () {
       fail('nosingle');
     }, PROBE_WAIT);

@@ -130,7 +130,7 @@ function mathNodes(markup) {
   const body = new DOMParser().parseFromString(unarmed, 'text/html').body;
   for (const el of [...body.querySelectorAll('*')]) {
     if (el.namespaceURI !== MATHML) el.remove();
-    else for (const { name } of [...el.attributes]) if (/^on|^data-|href$|src$/i.test(name)) el.removeAttribute(name);
+    else for (const { name } of [...el.attributes]) if (/^on|^data-on-|href$|src$/i.test(name)) el.removeAttribute(name);
   }
   return [...body.childNodes].map((node) => document.importNode(node, true));
 }

@@ -13,11 +13,11 @@ export class StartupError extends Error {
 }
 
 /** Turns an error met while starting the solver into a StartupError: a policy that refuses
- *  WebAssembly, a browser without it, or a failed download. */
+ *  WebAssembly, or a failed download. (A browser without WebAssembly is told so before the
+ *  solver is asked for: module.js.) */
 export function startupError(error) {
   if (error instanceof StartupError) return error;
   const detail = String(error?.message ?? error);
-  if (typeof WebAssembly !== 'object') return new StartupError('nowasm');
   if (window.rvmLabStartup?.refusedWasm(error)) return new StartupError('csp', detail);
   return new StartupError('download', detail);
 }

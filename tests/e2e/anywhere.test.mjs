@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from './browser.mjs';
+import { drawnIn, putFrame } from './frames.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
@@ -57,31 +58,9 @@ async function newPage(options = {}) {
   return page;
 }
 
-/** Waits until `frame` (a page or a frame, which may still be on its way to another document)
- *  shows a drawn chart, its work done; returns its address. */
-async function drawn(frame, timeout = 20_000) {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const ready = await frame
-      .evaluate(() => document.body?.dataset.ready === '1' && Number(document.querySelector('#chart')?.dataset.draws ?? 0) >= 1 && document.body.dataset.working !== '1')
-      .catch(() => false);
-    if (ready) return frame.evaluate(() => location.href);
-    if (Date.now() > deadline) throw new Error(`no chart in ${frame.url()}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
 /** Puts an iframe with `attributes` on the (host) page; returns its frame. */
 async function frameOn(page, attributes) {
-  await page.evaluate((attrs) => {
-    window.received = [];
-    addEventListener('message', ({ data }) => window.received.push(data));
-    const frame = document.createElement('iframe');
-    for (const [name, value] of Object.entries(attrs)) frame.setAttribute(name, value);
-    frame.style.width = '1000px';
-    frame.style.height = '760px';
-    document.body.append(frame);
-  }, attributes);
+  await page.evaluate(putFrame, attributes);
   return (await page.waitForSelector('iframe')).contentFrame();
 }
 
@@ -109,7 +88,7 @@ describe('the single file, opened from disk', () => {
     const page = await newPage();
     for (const panel of ['predictive', 'evidence', 'fast-rvm', 'classification', 'multiclass']) {
       await page.goto(`${SINGLE}?panel=${panel}`);
-      await drawn(page);
+      await drawnIn(page);
       assert.equal(await page.evaluate(() => window.rvmLab.state.panel), panel);
     }
     const elsewhere = page.requests.filter((url) => !url.startsWith(SINGLE) && !/^(data|blob):/.test(url));
@@ -122,7 +101,7 @@ describe('the single file, opened from disk', () => {
     // A large state (400 pasted points) whose values the served page packs into the fragment.
     const served = await newPage();
     await served.goto(`${lab.url}index.html?panel=predictive`);
-    await drawn(served);
+    await drawnIn(served);
     const rows = Array.from({ length: 400 }, (_, i) => `${(i / 400).toFixed(4)},${(1 + Math.sin(i)).toFixed(4)}`).join('\n');
     await served.fill('#csv-text', rows);
     await served.click('#csv button[type=submit]');
@@ -136,7 +115,7 @@ describe('the single file, opened from disk', () => {
 
     const page = await newPage({ colorScheme: 'dark' });
     await page.goto(`${SINGLE}${search}&lang=zh${hash}`);
-    await drawn(page);
+    await drawnIn(page);
     assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('points')), points, 'the fragment’s points');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
     assert.equal(await page.textContent('#panel-title'), '预测分布');
@@ -152,11 +131,11 @@ describe('the single file, opened from disk', () => {
 
     // A lesson at its step, on stage, and a solver key.
     await page.goto(`${SINGLE}?lesson=fast-rvm&step=3&stage=1`);
-    await drawn(page);
+    await drawnIn(page);
     assert.match(await page.textContent('#lesson-counter'), /^step 3 of \d+$/);
     assert.equal(await page.evaluate(() => document.body.classList.contains('stage')), true);
     await page.goto(`${SINGLE}?panel=fast-rvm&step=0&embed=1`);
-    await drawn(page);
+    await drawnIn(page);
     assert.equal(await page.evaluate(() => document.body.classList.contains('embed')), true);
     await page.focus('#chart');
     await page.keyboard.press('s');
@@ -170,7 +149,7 @@ describe('the single file, opened from disk', () => {
   test('the served page opened from disk opens the single file, with the same query and fragment', async () => {
     const page = await newPage();
     await page.goto(`${pathToFileURL(join(WWW, 'index.html')).href}?panel=sparsity&alpha=2&lang=zh#x`);
-    const address = await drawn(page);
+    const address = await drawnIn(page);
     assert.ok(address.startsWith(SINGLE), address);
     assert.equal(await page.evaluate(() => window.rvmLab.state.lab.value('alpha')), '2');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
@@ -186,7 +165,7 @@ async function inFrame(attributes, check) {
   const page = await newPage();
   await page.goto(`${host.url}course.html`);
   const frame = await frameOn(page, { title: 'RVM Lab', ...attributes });
-  await check(frame, await drawn(frame));
+  await check(frame, await drawnIn(frame));
   await keysReachTheHost(page, frame);
   assert.deepEqual(page.consoleErrors, []);
   await page.context().close();
@@ -239,7 +218,7 @@ describe('in frames', () => {
     }, `${lab.url}embed.global.js`);
     await page.evaluate(() => window.RvmLab.mount(document.querySelector('#panel'), { panel: 'sparsity', lang: 'zh' }));
     const frame = await (await page.waitForSelector('#panel iframe')).contentFrame();
-    assert.ok((await drawn(frame)).startsWith(`${lab.url}index.html?panel=sparsity`));
+    assert.ok((await drawnIn(frame)).startsWith(`${lab.url}index.html?panel=sparsity`));
     await page.waitForFunction(() => document.querySelector('#panel iframe').style.height !== '560px');
     assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-CN');
     await keysReachTheHost(page, frame);
@@ -253,7 +232,7 @@ describe('in frames', () => {
     await page.waitForFunction(() => window.Reveal?.isReady());
     const slideFrame = async () => (await page.waitForSelector('section.present iframe')).contentFrame();
     let frame = await slideFrame();
-    await drawn(frame);
+    await drawnIn(frame);
     const box = async () => (await page.$('section.present iframe')).boundingBox();
     const clickChart = async () => {
       const b = await box();
@@ -267,7 +246,7 @@ describe('in frames', () => {
     // The lesson's slide: the clicker walks the lesson, then the deck.
     await page.evaluate(() => window.Reveal.slide(4));
     frame = await slideFrame();
-    await drawn(frame);
+    await drawnIn(frame);
     await clickChart();
     const count = Number((await frame.textContent('#lesson-counter')).match(/of (\d+)/)[1]);
     for (let k = 2; k <= count; k += 1) {

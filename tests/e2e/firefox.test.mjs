@@ -14,6 +14,7 @@ import puppeteer from 'puppeteer-core';
 import zh from '../../www/strings/zh.js';
 import { serve } from '../../scripts/serve.mjs';
 import { panelNames } from './browser.mjs';
+import { drawnIn, putFrame } from './frames.mjs';
 
 const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 
@@ -138,33 +139,13 @@ describe('Firefox', () => {
   });
 });
 
-/** Waits until `frame` (which may still be on its way to another document) shows a drawn
- *  chart; returns its address. */
-async function drawnIn(frame) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const ready = await frame
-      .evaluate(() => document.body?.dataset.ready === '1' && Number(document.querySelector('#chart')?.dataset.draws ?? 0) >= 1)
-      .catch(() => false);
-    if (ready) return frame.evaluate(() => location.href);
-    if (Date.now() > deadline) throw new Error(`no chart in ${frame.url()}`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-}
-
 /** A page of another origin holding one frame with `attributes`; returns the page and the frame. */
 async function framing(attributes) {
   const page = await browser.newPage();
   page.consoleErrors = [];
   page.on('console', (message) => message.type() === 'error' && page.consoleErrors.push(message.text()));
   await page.goto(`${plain.url}lecturers.html`);
-  await page.evaluate((attrs) => {
-    const frame = document.createElement('iframe');
-    for (const [name, value] of Object.entries(attrs)) frame.setAttribute(name, value);
-    frame.style.width = '1000px';
-    frame.style.height = '700px';
-    document.body.append(frame);
-  }, attributes);
+  await page.evaluate(putFrame, attributes);
   await page.waitForFunction(() => document.querySelector('iframe'));
   const deadline = Date.now() + 10_000;
   while (page.frames().length < 2 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
