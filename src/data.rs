@@ -233,7 +233,7 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
         let first = !seen_first;
         seen_first = true;
         match numbers {
-            Some(row) if row.len() == columns.len() => rows.push((i + 1, row)),
+            Some(row) if row.len() == columns.len() => rows.push((i + 1, ensure_row_in_range(i + 1, row, columns)?)),
             None if first && !fields.iter().any(|f| f.parse::<f64>().is_ok()) => {}
             _ => return Err(bad_row(i + 1, line, columns)),
         }
@@ -242,6 +242,20 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
         return Err(Error::NoData);
     }
     Ok(rows)
+}
+
+/// The numbers of row `line` under `columns`, if each is one the lab reads
+/// ([`crate::error::in_range`]).
+///
+/// # Errors
+/// [`Error::BeyondRange`] naming the first number beyond the range, its column and line.
+fn ensure_row_in_range(line: usize, row: Vec<f64>, columns: &[&str]) -> Result<Vec<f64>> {
+    match row.iter().zip(columns).find(|(v, _)| !crate::error::in_range(**v)) {
+        Some((v, column)) => {
+            Err(Error::BeyondRange { name: (*column).to_owned(), value: Compact(*v).to_string(), line: Some(line) })
+        }
+        None => Ok(row),
+    }
 }
 
 /// [`Error::BadRow`] for line `line` with text `text`, whose rows hold `columns`.

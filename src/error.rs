@@ -52,6 +52,17 @@ pub enum Error {
         /// The rejected value, as given.
         value: String,
     },
+    /// A number beyond [`MAX_MAGNITUDE`] in size, as data or as a setting: refused on every
+    /// path alike ([`ensure_in_range`]).
+    #[error("{}", beyond_range(*.line, name, value))]
+    BeyondRange {
+        /// Symbol or column of the quantity (`t`, `x₁`, `s`).
+        name: String,
+        /// The rejected value.
+        value: String,
+        /// For a row of CSV data: its line number, counting from 1.
+        line: Option<usize>,
+    },
     /// A choice parameter given a value outside its list.
     #[error("{name} must be one of {options}, but is {value}")]
     UnknownChoice {
@@ -134,6 +145,18 @@ pub enum Error {
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
+    /// A computed result that came out NaN or ±∞ where a number belongs (a step overflowed,
+    /// or divided 0 by 0). It is refused where a result is committed — a panel's change or
+    /// its background step ([`crate::app::Live`]), the command line's output — so that a
+    /// page keeps its last good state and the command line exits 1.
+    #[error("the result {quantity} came out as {value}, beyond the range of numbers: it was not kept")]
+    Overflow {
+        /// The quantity: a key of the page's string table (`readout.beta`, `column.alpha`,
+        /// `chart.log-evidence`), or the field of the command line's output (`weights[3]`).
+        quantity: String,
+        /// Its value: `NaN`, `inf` or `-inf`.
+        value: String,
+    },
     /// A step asked of an iterative method whose run has already ended
     /// ([`crate::solver::Solver::step`]).
     #[error("the run is over after {iterations} steps: there is no next step")]
@@ -149,6 +172,8 @@ impl Error {
         match self {
             Error::OutOfRange { .. } => "out-of-range",
             Error::NotFinite { .. } => "not-finite",
+            Error::BeyondRange { line: None, .. } => "beyond-range",
+            Error::BeyondRange { line: Some(_), .. } => "beyond-range-line",
             Error::UnknownChoice { .. } => "unknown-choice",
             Error::UnknownParameter { .. } => "unknown-parameter",
             Error::NoData => "no-data",
@@ -160,6 +185,7 @@ impl Error {
             Error::BadCount { .. } => "bad-count",
             Error::Drawing(_) => "drawing",
             Error::RunOver { .. } => "run-over",
+            Error::Overflow { .. } => "overflow",
         }
     }
 
@@ -174,6 +200,12 @@ impl Error {
             }
             Error::NotFinite { name, value } => {
                 vec![("name", name.clone()), ("value", value.clone())]
+            }
+            Error::BeyondRange { name, value, line } => {
+                let mut args = vec![("name", name.clone()), ("value", value.clone())];
+                args.push(("max", Compact(MAX_MAGNITUDE).to_string()));
+                args.extend(line.map(|line| ("line", line.to_string())));
+                args
             }
             Error::UnknownChoice { name, value, options } => {
                 vec![("name", (*name).to_owned()), ("value", value.clone()), ("options", options.clone())]
@@ -200,6 +232,7 @@ impl Error {
             }
             Error::Drawing(message) => vec![("message", message.clone())],
             Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],
+            Error::Overflow { quantity, value } => vec![("quantity", quantity.clone()), ("value", value.clone())],
         }
     }
 }
@@ -318,6 +351,56 @@ pub fn ensure_finite(name: &str, value: f64) -> Result<f64> {
         Ok(value)
     } else {
         Err(Error::NotFinite { name: name.to_owned(), value: Compact(value).to_string() })
+    }
+}
+
+/// The largest size of a number the lab reads, as data or as a setting: 10⁵⁰.
+///
+/// Every method gives one answer in any units as long as what it forms from the data stays
+/// inside f64 (10⁻³⁰⁸ … 10³⁰⁸). The highest power of the data's scale c among those is the
+/// fourth: s² in the fast RVM's α = s²/(q² − s) (PRML 7.101, s ∝ c⁻²), 10⁻²⁰⁰ for c = 10⁵⁰.
+/// `tests/scale.rs` checks every method for targets (and inputs) times c = 10⁻⁵⁰ … 10⁵⁰; at
+/// 10¹⁰⁰, s² underflowed to 0 and the fast RVM's L came out −∞, and at 10³⁰⁸ the first square
+/// overflowed. So a number beyond it is refused, with a message naming this range, on every
+/// path: CSV data in the page and on the command line, values typed into the page or given
+/// on the command line, and the URL's keys.
+pub const MAX_MAGNITUDE: f64 = 1e50;
+
+/// Whether `value` is a number the lab reads: finite, and at most [`MAX_MAGNITUDE`] in size.
+pub fn in_range(value: f64) -> bool {
+    value.is_finite() && value.abs() <= MAX_MAGNITUDE
+}
+
+/// `Ok(value)` when [`in_range`].
+///
+/// # Errors
+/// [`Error::NotFinite`] for NaN or ±∞, [`Error::BeyondRange`] beyond ±[`MAX_MAGNITUDE`].
+pub fn ensure_in_range(name: &str, value: f64) -> Result<f64> {
+    ensure_finite(name, value)?;
+    if in_range(value) {
+        Ok(value)
+    } else {
+        Err(Error::BeyondRange { name: name.to_owned(), value: Compact(value).to_string(), line: None })
+    }
+}
+
+/// The text of [`Error::BeyondRange`].
+fn beyond_range(line: Option<usize>, name: &str, value: &str) -> String {
+    let max = Compact(MAX_MAGNITUDE);
+    let rule = format!("{name} must be between -{max} and {max}, but is {value}");
+    match line {
+        Some(line) => format!("line {line}: {rule}"),
+        None => rule,
+    }
+}
+
+/// `Ok(value)` when a computed result `value` is finite, else [`Error::Overflow`] naming
+/// it as `quantity` (a symbol such as `ln p(t|α,β)`, or a key of the page's strings).
+pub fn ensure_result(quantity: &str, value: f64) -> Result<f64> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Error::Overflow { quantity: quantity.to_owned(), value: Compact(value).to_string() })
     }
 }
 

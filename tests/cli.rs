@@ -445,6 +445,20 @@ fn bad_inputs_exit_non_zero_naming_file_and_line() {
         ),
         ("missing file", g(&dir.join("nowhere.csv")), g(&good_targets), vec![], "cannot read".to_owned()),
         (
+            "cell beyond the range the lab reads",
+            g(&good_design),
+            g(&write(&dir, "huge.csv", "t\n1\n1e308\n2\n")),
+            vec![],
+            "huge.csv line 3, column 1: 1e308 is beyond the range the lab reads, -1e50 to 1e50".to_owned(),
+        ),
+        (
+            "β beyond the range the lab reads",
+            g(&good_design),
+            g(&good_targets),
+            vec!["--alpha", "1", "--beta", "1e308"],
+            "--beta must be between -1e50 and 1e50, but is 1e308".to_owned(),
+        ),
+        (
             "negative β",
             g(&good_design),
             g(&good_targets),
@@ -487,6 +501,85 @@ fn bad_inputs_exit_non_zero_naming_file_and_line() {
         "[--likelihood gaussian|bernoulli|poisson|softmax]",
     ] {
         assert!(text.contains(line), "--help lacks {line:?}: {text}");
+    }
+}
+
+/// Every kind of run, on data at the edge of the range the lab reads (10⁵⁰, where the
+/// precisions are 10⁻¹⁰⁰ and their squares 10⁻²⁰⁰, and where a design with columns of
+/// such sizes overflows): each either
+/// prints JSON whose numbers are all finite — `null` only for a pruned α of softmax — or
+/// exits 1 with one line naming what went wrong. Never a NaN written as `null`.
+#[test]
+fn every_kind_of_run_at_the_edge_of_the_range_prints_finite_numbers_or_exits_1() {
+    let dir = Scratch::new("edge");
+    let n = 40;
+    let rows = |f: &dyn Fn(usize) -> String| (0..n).map(|i| f(i) + "\n").collect::<String>();
+    let g = |p: PathBuf| p.to_str().unwrap().to_owned();
+    let design = g(write(
+        &dir,
+        "PHI.csv",
+        &format!(
+            "a,b,c\n{}",
+            rows(&|i| {
+                let x = i as f64 / n as f64;
+                format!("1e50,{:e},{:e}", x * 1e50, x * x * 1e50)
+            })
+        ),
+    ));
+    let signs = g(write(
+        &dir,
+        "SIGNS.csv",
+        &format!("a,b\n{}", rows(&|i| format!("1,{}", if i % 3 == 0 { "1e50" } else { "-1e50" }))),
+    ));
+    let targets =
+        g(write(&dir, "T.csv", &format!("t\n{}", rows(&|i| if i % 2 == 1 { "1e50".into() } else { "0".into() }))));
+    let counts = g(write(&dir, "COUNTS.csv", &format!("t\n{}", rows(&|i| (i % 3).to_string()))));
+    let labels = g(write(&dir, "LABELS.csv", &format!("label\n{}", rows(&|i| (i % 2).to_string()))));
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["evidence", "--design", &design, "--targets", &targets],
+        vec!["evidence", "--design", &design, "--targets", &targets, "--method", "em"],
+        vec!["evidence", "--design", &design, "--targets", &targets, "--alpha", "1e-50", "--beta", "1e50"],
+        vec!["rvm", "--design", &design, "--targets", &targets],
+        vec!["rvm", "--design", &design, "--targets", &targets, "--method", "classic"],
+        vec!["rvm", "--design", &design, "--targets", &targets, "--method", "em"],
+        vec!["rvm", "--design", &signs, "--targets", &counts, "--likelihood", "poisson"],
+        vec!["rvm", "--design", &signs, "--targets", &counts, "--likelihood", "poisson", "--method", "classic"],
+        vec!["rvm", "--design", &signs, "--targets", &labels, "--likelihood", "bernoulli"],
+        vec!["rvm", "--design", &signs, "--targets", &labels, "--likelihood", "bernoulli", "--method", "classic"],
+        vec!["rvm", "--design", &signs, "--targets", &labels, "--likelihood", "softmax"],
+    ];
+    let (mut printed, mut refused) = (0, 0);
+    for args in runs {
+        let out = run(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if out.status.success() {
+            printed += 1;
+            let json: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+            let softmax = args.contains(&"softmax");
+            assert_no_null(&json, "", softmax, &args);
+        } else {
+            refused += 1;
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                out.stdout.is_empty() && stderr.starts_with("rvm-lab: ") && stderr.lines().count() == 1,
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    assert!(printed > 0 && refused > 0, "{printed} printed, {refused} refused");
+}
+
+/// Asserts that `json` holds no `null` but (for softmax) in its `alpha`.
+fn assert_no_null(json: &Value, path: &str, softmax: bool, args: &[&str]) {
+    match json {
+        Value::Null => assert!(softmax && path.starts_with("alpha"), "{args:?}: null at {path}"),
+        Value::Array(items) => {
+            items.iter().enumerate().for_each(|(i, v)| assert_no_null(v, &format!("{path}[{i}]"), softmax, args))
+        }
+        Value::Object(fields) => {
+            fields.iter().for_each(|(k, v)| assert_no_null(v, &format!("{path}{k}"), softmax, args))
+        }
+        _ => {}
     }
 }
 

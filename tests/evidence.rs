@@ -395,8 +395,10 @@ fn degenerate_problems_are_typed_errors() {
     assert_eq!(Spectrum::new(&phi, &[1.0]).unwrap_err().code(), "dimension-mismatch");
     assert_eq!(Spectrum::new(&DMatrix::zeros(0, 1), &[]).unwrap_err(), Error::NoData);
     assert_eq!(Spectrum::new(&phi, &[1.0, f64::NAN, 0.0, 0.0]).unwrap_err().code(), "not-finite");
+    // A finite Φ whose ΦᵀΦ overflows: a computed result that is not finite.
     let huge = DMatrix::from_element(2, 1, 1e200);
-    assert_eq!(Spectrum::new(&huge, &[1.0, 2.0]).unwrap_err().code(), "not-finite");
+    let e = Spectrum::new(&huge, &[1.0, 2.0]).unwrap_err();
+    assert_eq!(e, Error::Overflow { quantity: "ΦᵀΦ".into(), value: "inf".into() });
 }
 
 // ---------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ use rvm_lab::Error;
 use rvm_lab::app::{Control, Description, PANELS, PanelModel, ParamSpec, open_panel};
 use rvm_lab::backend::PageBackend;
 use rvm_lab::data::parse_rows;
+use rvm_lab::error::{MAX_MAGNITUDE, in_range};
 use rvm_lab::palette::Look;
 use rvm_lab::plot::Labels;
 
@@ -424,14 +425,24 @@ fn csv_text() -> impl Strategy<Value = String> {
     ]
 }
 
-/// Any finite f64: normal, subnormal, zero, of either sign, the extremes included.
-fn finite() -> impl Strategy<Value = f64> {
+/// Any number the lab reads ([`in_range`]): normal, subnormal, zero, of either sign, up to
+/// ±[`MAX_MAGNITUDE`], the extremes included.
+fn readable() -> impl Strategy<Value = f64> {
     prop_oneof![
-        4 => prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO | prop::num::f64::NEGATIVE
-            | prop::num::f64::POSITIVE,
-        1 => prop::sample::select(&[f64::MAX, f64::MIN, f64::MIN_POSITIVE, -0.0, 0.0, 1e-308, 5e-324][..]),
+        4 => (prop::num::f64::NORMAL | prop::num::f64::SUBNORMAL | prop::num::f64::ZERO | prop::num::f64::NEGATIVE
+            | prop::num::f64::POSITIVE)
+            .prop_filter("in range", |v| in_range(*v)),
+        1 => prop::sample::select(&[MAX_MAGNITUDE, -MAX_MAGNITUDE, f64::MIN_POSITIVE, -0.0, 0.0, 1e-308, 5e-324][..]),
     ]
-    .prop_filter("finite", |v| v.is_finite())
+}
+
+/// A finite number beyond the range the lab reads, up to f64's extremes.
+fn beyond_range() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        (50.0f64..308.25).prop_map(|e| 10f64.powf(e)).prop_filter("beyond", |v| v.is_finite() && !in_range(*v)),
+        prop::sample::select(vec![f64::MAX, f64::MIN, MAX_MAGNITUDE.next_up(), -1e51]),
+    ]
+    .prop_flat_map(|v| prop::sample::select(vec![v, -v]))
 }
 
 /// The number of lines `text` has, as [`str::lines`] counts them.
@@ -450,13 +461,17 @@ fn assert_rows_or_a_line(text: &str, columns: &[&str]) -> Result<(), TestCaseErr
             for (line, row) in rows {
                 prop_assert!(line > last && line <= line_count(text), "line {line} of {text:?}");
                 prop_assert_eq!(row.len(), columns.len());
-                prop_assert!(row.iter().all(|v| v.is_finite()));
+                prop_assert!(row.iter().all(|v| in_range(*v)));
                 last = line;
             }
         }
         Err(Error::BadRow { line, columns: named, .. }) => {
             prop_assert!((1..=line_count(text)).contains(&line), "line {line} of {text:?}");
             prop_assert_eq!(named, columns.join(", "));
+        }
+        Err(Error::BeyondRange { line: Some(line), name, .. }) => {
+            prop_assert!((1..=line_count(text)).contains(&line), "line {line} of {text:?}");
+            prop_assert!(columns.contains(&name.as_str()));
         }
         Err(Error::NoData) => {}
         Err(other) => prop_assert!(false, "an error of another kind: {other:?}"),
@@ -491,7 +506,7 @@ proptest! {
     /// or without a header, `\r\n` and a byte-order mark, read back bit for bit.
     #[test]
     fn page_csv_rows_round_trip_bit_for_bit(
-        rows in prop::collection::vec(prop::collection::vec(finite(), 2), 1..20),
+        rows in prop::collection::vec(prop::collection::vec(readable(), 2), 1..20),
         separator in prop::sample::select(&[",", ";", "\t", " ", ", ", " ; "][..]),
         header in any::<bool>(),
         crlf in any::<bool>(),
@@ -568,6 +583,7 @@ fn error_line(error: &CsvError) -> Option<usize> {
     match error {
         CsvError::NotANumber { line, .. }
         | CsvError::NotFinite { line, .. }
+        | CsvError::BeyondRange { line, .. }
         | CsvError::Ragged { line, .. }
         | CsvError::WhichColumn { line, .. }
         | CsvError::UnknownColumn { line, .. } => Some(*line),
@@ -602,7 +618,7 @@ proptest! {
                 prop_assert!(!table.rows.is_empty());
                 for row in &table.rows {
                     prop_assert_eq!(row.len(), table.header.len());
-                    prop_assert!(row.iter().all(|v| v.is_finite()));
+                    prop_assert!(row.iter().all(|v| in_range(*v)));
                 }
                 match table.targets_column(asked.as_deref(), conventional) {
                     Ok(j) => {
@@ -632,7 +648,7 @@ proptest! {
     fn cli_csv_round_trips_bit_for_bit(
         (header, rows) in (1..5usize).prop_flat_map(|columns| (
             prop::collection::vec(column_name(), columns),
-            prop::collection::vec(prop::collection::vec(finite(), columns), 1..12),
+            prop::collection::vec(prop::collection::vec(readable(), columns), 1..12),
         )),
         crlf in any::<bool>(),
         blank in any::<bool>(),
@@ -669,4 +685,42 @@ fn cli_csv_regressions() {
     assert_eq!(table.header, ["t", "x"]);
     assert_eq!(table.targets_column(None, "t").unwrap(), 0);
     assert_eq!(table.targets_column(Some("t"), "t").unwrap(), 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// One input rule on every path (issue 32, point 3).
+// ---------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(config(64, 20_261_806))]
+
+    /// A number beyond ±10⁵⁰ is refused on every path — the page's CSV reader, the command
+    /// line's, a point typed into a panel, the URL's points and a value typed into a box —
+    /// each message naming the range; the same number scaled into it is read on every path.
+    #[test]
+    fn every_path_refuses_the_same_numbers(value in beyond_range(), at in 0..3usize) {
+        let max = "1e50";
+        let mut rows = vec![[0.25, 0.5], [0.5, -0.25], [0.75, 0.125]];
+        rows[at][1] = value;
+        let text = |rows: &[[f64; 2]]| rows.iter().map(|[x, t]| format!("{x},{t}\n")).collect::<String>();
+        let page = parse_rows(&text(&rows), &["x", "t"]).unwrap_err();
+        prop_assert_eq!(page.code(), "beyond-range-line");
+        prop_assert!(page.to_string().starts_with(&format!("line {}: t must be between -{max} and {max}", at + 1)), "{}", page);
+        let file = format!("x,t\n{}", text(&rows));
+        let cli = Table::parse("T.csv", &file).unwrap_err();
+        prop_assert!(cli.to_string().contains(&format!("is beyond the range the lab reads, -{max} to {max}")), "{}", cli);
+        let mut panel = open_panel("least-squares").unwrap();
+        let typed = panel.add_point(0.5, value).unwrap_err();
+        prop_assert_eq!(typed.code(), "beyond-range");
+        let point = format!("0.5:{value}");
+        let notices = panel.apply_query(&owned(&[("points", &point)]));
+        prop_assert!(notices.iter().any(|n| n.error.code() == "beyond-range"), "{:?}", notices);
+        prop_assert_eq!(panel.set("s", &value.abs().to_string()).unwrap_err().code(), "beyond-range");
+        // Scaled to 1e50 in size, the very same paths read it.
+        rows[at][1] = value.signum() * MAX_MAGNITUDE;
+        prop_assert!(parse_rows(&text(&rows), &["x", "t"]).is_ok());
+        let file = format!("x,t\n{}", text(&rows));
+        prop_assert!(Table::parse("T.csv", &file).is_ok());
+        prop_assert!(panel.import_csv(&text(&rows)).is_ok());
+    }
 }

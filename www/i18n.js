@@ -56,13 +56,21 @@ export function translate(lang, key, args) {
 }
 
 /**
+ * `args` with the quantity of a refused result (`readout.beta`, `column.log-ml`: a key of the
+ * strings) in `lang`'s words, as an error or a message names it.
+ */
+export function namingQuantity(lang, args) {
+  return args.quantity === undefined ? { ...args } : { ...args, quantity: translate(lang, args.quantity) };
+}
+
+/**
  * The message of an error thrown by the wasm module, in `lang`: its `code` and `args`
  * pick and fill a template; anything else shows its own message.
  */
 export function errorMessage(lang, error) {
   const code = error?.code;
   if (!code || !(`error.${code}` in (STRINGS[lang] ?? {}))) return String(error?.message ?? error);
-  const args = { ...(error.args ?? {}) };
+  const args = namingQuantity(lang, error.args ?? {});
   if (args.bound) args.bound = translate(lang, `bound.${args.bound}`, args);
   // A bad row of classes: what its last column must be, in the reader's words.
   if (args.classes !== undefined) args.columns = translate(lang, 'csv.class-columns', args);

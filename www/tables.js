@@ -35,7 +35,8 @@ export function buildTable(caption, headings, rows) {
 
 /** Integers as they are; ±∞ (α of a pruned basis vector) as ∞; tiny or huge values in exponent form; others to 5 significant digits. */
 export function formatNumber(value) {
-  if (Number.isInteger(value)) return String(value);
+  // Whole numbers as they are (N, a step), but not those so large that they print in full.
+  if (Number.isInteger(value) && Math.abs(value) < 1e6) return String(value);
   if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
   if (!Number.isFinite(value)) return String(value);
   const size = Math.abs(value);

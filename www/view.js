@@ -3,6 +3,7 @@
 // progress from the panel's one report.
 
 import { showError } from './errors.js';
+import { namingQuantity } from './i18n.js';
 import { renderPlotted } from './plotted.js';
 import { $, state, t } from './state.js';
 import { renderedScale, sizeStageText, textZoom } from './stage.js';
@@ -209,7 +210,7 @@ function renderMessages(messages) {
     const item = document.createElement('li');
     item.dataset.code = code;
     item.classList.toggle('warning', warning);
-    item.textContent = t(`message.${code}`, args);
+    item.textContent = t(`message.${code}`, namingQuantity(state.lang, args));
     list.append(item);
   }
 }

@@ -4,7 +4,7 @@
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
 use super::settings::{ParamGroup, PointSink, round_to};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
-use crate::error::{Bound, Compact, Error, Result, ensure_finite, ensure_index};
+use crate::error::{Bound, Compact, Error, Result, ensure_in_range, ensure_index};
 
 /// Key of the placed points, `x₁:x₂:class,…` in the URL.
 pub const POINTS_KEY: &str = "points";
@@ -82,7 +82,10 @@ impl PointSink for LabelledData {
     /// Places (x₁, x₂), rounded to [`POINT_DECIMALS`] decimals, in the class `place`.
     fn add_point(&mut self, x1: f64, x2: f64) -> Result<()> {
         self.extra.push((
-            [round_to(ensure_finite("x₁", x1)?, POINT_DECIMALS), round_to(ensure_finite("x₂", x2)?, POINT_DECIMALS)],
+            [
+                round_to(ensure_in_range("x₁", x1)?, POINT_DECIMALS),
+                round_to(ensure_in_range("x₂", x2)?, POINT_DECIMALS),
+            ],
             self.place,
         ));
         Ok(())
@@ -129,7 +132,7 @@ impl PointSink for LabelledData {
 
     /// The point keeps its class.
     fn move_point(&mut self, index: usize, x1: f64, x2: f64) -> Result<()> {
-        let (x1, x2) = (ensure_finite("x₁", x1)?, ensure_finite("x₂", x2)?);
+        let (x1, x2) = (ensure_in_range("x₁", x1)?, ensure_in_range("x₂", x2)?);
         self.own_points(index)?[index].0 = [round_to(x1, POINT_DECIMALS), round_to(x2, POINT_DECIMALS)];
         Ok(())
     }

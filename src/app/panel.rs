@@ -16,7 +16,7 @@ use super::editing::PointEdit;
 use super::params::{Notice, ParamSpec};
 use super::plotted::Plotted;
 use super::replay::Player;
-use super::report::Report;
+use super::report::{Message, Report, ensure_shown_finite};
 use super::settings::{PointSink, Settings};
 use crate::backend::PageBackend;
 use crate::error::{Error, Result};
@@ -241,6 +241,9 @@ pub struct Live<P: Panel> {
     grab: Option<Grab>,
     /// Whether the last [`Live::update`] changed the state (its URL).
     changed: bool,
+    /// The refused result that stopped the background work, if one did: the panel is then
+    /// as the last change left it, and says why its work stopped.
+    halted: Option<Error>,
 }
 
 impl<P: Panel> Live<P> {
@@ -249,7 +252,7 @@ impl<P: Panel> Live<P> {
     /// # Errors
     /// Whatever [`Panel::compute`] refuses.
     pub fn with_settings(settings: P::Settings) -> Result<Self> {
-        Ok(Self { panel: P::compute(&settings)?, settings, grab: None, changed: false })
+        Ok(Self { panel: Self::compute(&settings)?, settings, grab: None, changed: false, halted: None })
     }
 
     /// The panel with its default settings.
@@ -271,21 +274,51 @@ impl<P: Panel> Live<P> {
     }
 
     /// Applies `change` to a copy of the settings; the panel follows it in place or is
-    /// computed again. Commits only if both succeed, so on error everything is exactly as
-    /// it was. Returns what `change` grabbed (and notes whether the state changed).
+    /// computed again. Commits only if both succeed and everything the result shows is
+    /// finite ([`ensure_shown_finite`]), so on error everything is exactly as it was.
+    /// Returns what `change` grabbed (and notes whether the state changed).
     ///
     /// # Errors
-    /// The error of `change` or of [`Panel::compute`].
+    /// The error of `change` or of [`Panel::compute`], or [`Error::Overflow`].
     pub fn update(&mut self, change: Change<'_>) -> Result<Option<Grab>> {
         let mut settings = self.settings.clone();
         let outcome = change(&mut Edit { panel: &self.panel, settings: &mut settings })?;
         let (before, after) = (self.settings.value_list(), settings.value_list());
-        if !(only_followed_changed(&before, &after, P::FOLLOWS) && self.follow(&settings)) {
-            self.panel = P::compute(&settings)?;
+        if only_followed_changed(&before, &after, P::FOLLOWS) && self.follow(&settings) {
+            if let Err(error) = Self::check(&self.panel) {
+                // Back to what it showed: it followed those settings before.
+                self.follow(&self.settings.clone());
+                return Err(error);
+            }
+        } else {
+            self.panel = Self::compute(&settings)?;
+            self.halted = None;
         }
         self.settings = settings;
         self.changed = before != after;
         Ok(outcome)
+    }
+
+    /// The panel computed from `settings`, everything it shows checked ([`Live::check`]).
+    /// (Each panel's computation is compiled in here once, however many places ask for it.)
+    ///
+    /// # Errors
+    /// Whatever [`Panel::compute`] refuses, or [`Error::Overflow`].
+    #[inline(never)]
+    fn compute(settings: &P::Settings) -> Result<P> {
+        let panel = P::compute(settings)?;
+        Self::check(&panel)?;
+        Ok(panel)
+    }
+
+    /// [`ensure_shown_finite`] of what `panel` reports and plots: the one check of a result
+    /// before it is committed.
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] naming the first number that is NaN or ±∞ where it may not be.
+    #[inline(never)]
+    fn check(panel: &P) -> Result<()> {
+        ensure_shown_finite(&panel.report(), &panel.plotted())
     }
 
     /// Takes `settings`, whose changed keys the panel all follows, in place: the panel
@@ -607,20 +640,39 @@ impl<P: Panel> PanelModel for Live<P> {
     }
 
     fn work(&mut self, mut budget: Budget) -> bool {
+        if self.halted.is_some() {
+            return false;
+        }
         // The frame setting stays the one asked for while the work catches up with it.
-        self.panel.work(&mut budget)
+        let more = self.panel.work(&mut budget);
+        match Self::check(&self.panel) {
+            Ok(()) => more,
+            Err(error) => {
+                // The slice's result is refused: back to the state the last change committed
+                // (it computed, and was checked, from these very settings).
+                if let Ok(panel) = Self::compute(&self.settings) {
+                    self.panel = panel;
+                }
+                self.halted = Some(error);
+                false
+            }
+        }
     }
 
     fn work_progress(&self) -> (Option<(usize, usize)>, bool) {
+        if self.halted.is_some() {
+            return (None, false);
+        }
         (self.panel.work_progress(), self.panel.player().is_some_and(|player| player.waiting()))
     }
 
     fn report(&self) -> Report {
-        Report {
+        let report = Report {
             position: self.panel.player().map(|player| player.position()),
-            work: self.panel.work_progress(),
+            work: self.work_progress().0,
             ..self.panel.report()
-        }
+        };
+        with_halt(report, self.halted.as_ref())
     }
 
     fn plotted(&self) -> Vec<Plotted> {
@@ -638,6 +690,16 @@ impl<P: Panel> PanelModel for Live<P> {
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         Live::draw(self, root, scale, labels)
     }
+}
+
+/// `report` with a warning of the refused result that `halted` its background work, if any
+/// (not generic, so that it is compiled once rather than once per panel).
+fn with_halt(mut report: Report, halted: Option<&Error>) -> Report {
+    if let Some(Error::Overflow { quantity, value }) = halted {
+        let args = [("quantity", quantity.clone()), ("value", value.clone())];
+        report.messages.push(Message::warning("work-overflow", args));
+    }
+    report
 }
 
 /// The few things the page's requests need of [`Live`] that depend on the panel's type;
@@ -760,4 +822,143 @@ fn apply_query(live: &mut dyn Core, pairs: &[(String, String)]) -> Vec<Notice> {
         notices.push(Notice { key: String::new(), error });
     }
     notices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::params::{Control, ParamSpec, parse_real};
+    use crate::app::report::{Cell, Readout, Sentence, Table, Word};
+
+    /// Settings of [`Grows`]: the decimal exponent `e` of its first value.
+    #[derive(Debug, Clone, Default)]
+    struct Exponent(f64);
+
+    impl Settings for Exponent {
+        fn params(&self) -> Vec<ParamSpec> {
+            vec![ParamSpec { key: "e", symbol: "e", control: Control::Real { min: 0.0, max: 400.0, log: false } }]
+        }
+
+        fn assign(&mut self, key: &str, text: &str) -> Result<()> {
+            match key {
+                "e" => parse_real("e", text).map(|e| self.0 = e),
+                _ => Err(Error::UnknownParameter { key: key.to_owned() }),
+            }
+        }
+
+        fn value(&self, key: &str) -> Option<String> {
+            (key == "e").then(|| self.0.to_string())
+        }
+    }
+
+    /// A panel whose one number is 10^e, multiplied by 10¹⁰⁰ in each of three slices of
+    /// background work: from e > 8 one of them overflows f64.
+    #[derive(Debug, Clone)]
+    struct Grows {
+        value: f64,
+        slices: usize,
+    }
+
+    impl Panel for Grows {
+        const NAME: &'static str = "grows";
+        type Settings = Exponent;
+
+        fn compute(settings: &Exponent) -> Result<Self> {
+            Ok(Self { value: 10f64.powf(settings.0), slices: 0 })
+        }
+
+        fn draw<DB: DrawingBackend>(&self, _: &DrawingArea<DB, Shift>, _: f64, _: &Labels) -> Result<PlotArea> {
+            Err(Error::Drawing("the test panel has no chart".into()))
+        }
+
+        fn report(&self) -> Report {
+            Report { readouts: vec![Readout { key: "value", value: self.value }], ..Report::default() }
+        }
+
+        fn plotted(&self) -> Vec<Plotted> {
+            vec![Plotted::points(crate::app::Name::Chart("grows"), ("x", "y"), &[(0.0, self.value)])]
+        }
+
+        fn work(&mut self, _budget: &mut Budget) -> bool {
+            self.value *= 1e100;
+            self.slices += 1;
+            self.slices < 3
+        }
+
+        fn work_progress(&self) -> Option<(usize, usize)> {
+            (self.slices < 3).then_some((self.slices, 3))
+        }
+    }
+
+    fn overflow(value: &str) -> Error {
+        Error::Overflow { quantity: "readout.value".into(), value: value.into() }
+    }
+
+    #[test]
+    fn a_change_whose_result_overflows_is_refused_and_the_last_good_state_stays() {
+        assert_eq!(Live::<Grows>::with_settings(Exponent(400.0)).unwrap_err(), overflow("inf"));
+        let mut live = Live::<Grows>::with_settings(Exponent(1.0)).unwrap();
+        assert_eq!(live.set("e", "309"), Err(overflow("inf")));
+        assert_eq!(live.value("e").as_deref(), Some("1"));
+        assert_eq!(live.report().readout("value"), Some(10.0));
+        assert!(live.set("e", "308").is_ok());
+        assert_eq!(live.report().readout("value"), Some(1e308));
+    }
+
+    #[test]
+    fn background_work_that_overflows_stops_at_the_committed_state_and_says_why() {
+        let mut live = Live::<Grows>::with_settings(Exponent(100.0)).unwrap();
+        assert!(live.work(Budget::unlimited()));
+        assert_eq!(live.report().readout("value"), Some(1e200));
+        assert!(live.work(Budget::unlimited()));
+        assert_eq!(live.report().readout("value"), Some(1e300));
+        // The third slice gives 1e400 = ∞: refused.
+        assert!(!live.work(Budget::unlimited()));
+        let report = live.report();
+        assert_eq!(report.readout("value"), Some(1e100), "the value e = 100 gives");
+        assert_eq!(report.work, None);
+        let message = &report.messages[0];
+        assert_eq!((message.code.as_str(), message.warning), ("work-overflow", true));
+        assert_eq!(message.args, [("quantity", "readout.value".to_owned()), ("value", "inf".to_owned())]);
+        assert!(!live.work(Budget::unlimited()), "the work stays stopped");
+        // A new change starts it afresh.
+        live.set("e", "1").unwrap();
+        assert!(live.report().messages.is_empty());
+        assert!(live.work(Budget::unlimited()));
+    }
+
+    #[test]
+    fn only_a_pruned_alpha_may_be_infinite_and_nothing_may_be_nan() {
+        let report = |key, value| Report { readouts: vec![Readout { key, value }], ..Report::default() };
+        assert!(ensure_shown_finite(&report("alpha", f64::INFINITY), &[]).is_ok());
+        assert!(ensure_shown_finite(&report("alpha-star", f64::INFINITY), &[]).is_ok());
+        let refused = |key, value| ensure_shown_finite(&report(key, value), &[]).unwrap_err().to_string();
+        assert_eq!(
+            refused("alpha", f64::NEG_INFINITY),
+            "the result readout.alpha came out as -inf, beyond the range of numbers: it was not kept"
+        );
+        assert_eq!(
+            refused("alpha", f64::NAN),
+            "the result readout.alpha came out as NaN, beyond the range of numbers: it was not kept"
+        );
+        assert!(refused("beta", f64::INFINITY).contains("readout.beta came out as inf"));
+        let table = Table {
+            key: "t",
+            columns: vec!["method", "log-ml"],
+            rows: vec![vec![Cell::Label("fast"), Cell::Number(f64::NAN)]],
+        };
+        let with_table = Report { tables: vec![table], ..Report::default() };
+        assert_eq!(
+            ensure_shown_finite(&with_table, &[]).unwrap_err(),
+            Error::Overflow { quantity: "column.log-ml".into(), value: "NaN".into() }
+        );
+        let sentence = Sentence::new("fit", [("L", Word::Number(f64::NAN))]);
+        let with_summary = Report { summary: vec![sentence], ..Report::default() };
+        assert!(ensure_shown_finite(&with_summary, &[]).is_err());
+        let plotted = Plotted::points(crate::app::Name::Series("fit"), ("x", "t"), &[(0.0, 1.0), (1.0, f64::INFINITY)]);
+        assert_eq!(
+            ensure_shown_finite(&Report::default(), &[plotted]).unwrap_err(),
+            Error::Overflow { quantity: "chart.t".into(), value: "inf".into() }
+        );
+    }
 }

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::error::{Bound, Error, Result, ensure_finite};
+use crate::error::{Bound, Error, Result, ensure_in_range};
 
 /// The kind of control a parameter gets, with the range its slider covers.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -66,14 +66,15 @@ pub struct Notice {
     pub error: Error,
 }
 
-/// Parses a finite real number.
+/// Parses a real number the lab reads ([`ensure_in_range`]): of a URL key, or typed.
 ///
 /// # Errors
-/// [`Error::NotFinite`] naming `symbol` if `text` is not a finite number.
+/// [`Error::NotFinite`] naming `symbol` if `text` is not a finite number,
+/// [`Error::BeyondRange`] if it is larger than [`crate::error::MAX_MAGNITUDE`].
 pub fn parse_real(symbol: &str, text: &str) -> Result<f64> {
     let value =
         text.trim().parse::<f64>().map_err(|_| Error::NotFinite { name: symbol.to_owned(), value: text.to_owned() })?;
-    ensure_finite(symbol, value)
+    ensure_in_range(symbol, value)
 }
 
 /// Parses a whole number in `min..=max`.

@@ -4,7 +4,68 @@
 
 use serde::Serialize;
 
+use super::plotted::Plotted;
+use crate::error::{Compact, Error, Result};
 use crate::plot::LegendEntry;
+
+/// The quantities that may be +∞ as a *value*: the precision α of a basis function, which
+/// is infinite when the function is pruned (Tipping 2001 §2.2; PRML 7.101's α = ∞ where
+/// q² ≤ s). Keys of readouts, of table columns and of a summary's placeholders. Every other
+/// number shown is finite ([`ensure_shown_finite`]).
+pub const INFINITE_WHEN_PRUNED: [&str; 5] = ["alpha", "alpha-star", "current-alpha", "alpha-old", "alpha-new"];
+
+/// `Ok` when every number a panel shows — its readouts, tables and chart summary, and the
+/// tables of what its charts plot — is finite, or +∞ where it is a pruned basis function's
+/// α ([`INFINITE_WHEN_PRUNED`]).
+///
+/// This is the one check of results, made where a panel's result is committed
+/// ([`super::Live`]): a change, or a slice of background work.
+///
+/// # Errors
+/// [`Error::Overflow`] naming the first quantity that is NaN or ±∞, by its string-table key
+/// (`readout.beta`, `column.log-ml`, `chart.log-evidence`).
+pub fn ensure_shown_finite(report: &Report, plotted: &[Plotted]) -> Result<()> {
+    for readout in &report.readouts {
+        ensure_shown("readout", readout.key, readout.value)?;
+    }
+    for table in &report.tables {
+        for row in &table.rows {
+            for (cell, column) in row.iter().zip(&table.columns) {
+                if let Cell::Number(value) = cell {
+                    ensure_shown("column", column, *value)?;
+                }
+            }
+        }
+    }
+    for sentence in &report.summary {
+        for (name, word) in &sentence.args {
+            if let Word::Number(value) = word {
+                ensure_shown("", name, *value)?;
+            }
+        }
+    }
+    for table in plotted {
+        for row in table.rows() {
+            for (value, heading) in row.iter().zip(&table.headings) {
+                if !value.is_finite() {
+                    let quantity = heading.name.text_key();
+                    return Err(Error::Overflow { quantity, value: Compact(*value).to_string() });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `Ok` when `value`, shown as `kind.key` (as `key` for an empty `kind`: a summary's
+/// placeholder), is finite or a +∞ that [`INFINITE_WHEN_PRUNED`] admits.
+fn ensure_shown(kind: &str, key: &str, value: f64) -> Result<()> {
+    if value.is_finite() || (value == f64::INFINITY && INFINITE_WHEN_PRUNED.contains(&key)) {
+        return Ok(());
+    }
+    let quantity = if kind.is_empty() { key.to_owned() } else { format!("{kind}.{key}") };
+    Err(Error::Overflow { quantity, value: Compact(value).to_string() })
+}
 
 /// Everything a panel shows beside its chart, read at once.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -6,7 +6,7 @@
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
 use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
 use crate::data::{Counts, Dataset, MAX_POINTS, Sinusoid};
-use crate::error::{Bound, Compact, Error, Result, ensure_finite, ensure_non_negative, ensure_positive};
+use crate::error::{Bound, Compact, Error, Result, ensure_in_range, ensure_non_negative, ensure_positive};
 use crate::rvm::likelihood::Likelihood;
 use crate::rvm::{FastSettings, Selection};
 
@@ -281,10 +281,11 @@ impl DataParams {
     /// [`POINT_DECIMALS`] decimals, or for counts t rounded to the nearest whole count ≥ 0.
     ///
     /// # Errors
-    /// [`Error::NotFinite`] for NaN or ±∞; for counts, [`Error::OutOfRange`] for a t that
-    /// rounds above [`crate::rvm::likelihood::MAX_COUNT`].
+    /// [`Error::NotFinite`] for NaN or ±∞, [`Error::BeyondRange`] beyond
+    /// [`crate::error::MAX_MAGNITUDE`]; for counts, [`Error::OutOfRange`] for a t that rounds
+    /// above [`crate::rvm::likelihood::MAX_COUNT`].
     pub fn placed(&self, x: f64, t: f64) -> Result<(f64, f64)> {
-        let (x, t) = (round_to(ensure_finite("x", x)?, POINT_DECIMALS), ensure_finite("t", t)?);
+        let (x, t) = (round_to(ensure_in_range("x", x)?, POINT_DECIMALS), ensure_in_range("t", t)?);
         match self.source {
             Source::Sinusoid => Ok((x, round_to(t, POINT_DECIMALS))),
             // + 0.0 turns the −0 of a count rounded up from below zero into 0.
@@ -784,6 +785,8 @@ mod tests {
         // σ = 6.6·10¹³⁶ with β = 1/σ² fixed made the fast-RVM band wider than f64 holds.
         let mut data = DataParams::new(10, 0.2, 1);
         let error = data.assign("noise", "6.6e136").unwrap().unwrap_err();
+        assert_eq!(error.code(), "beyond-range");
+        let error = data.assign("noise", "1000.5").unwrap().unwrap_err();
         assert_eq!(error.code(), "out-of-range");
         data.assign("noise", "1000").unwrap().unwrap();
         assert_eq!(data.noise, 1000.0);

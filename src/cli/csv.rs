@@ -6,6 +6,7 @@
 
 use std::path::Path;
 
+use rvm_lab::error::{Compact, MAX_MAGNITUDE, in_range};
 use thiserror::Error as ThisError;
 
 /// What is wrong with a CSV file, naming the file (as given) and the line.
@@ -46,6 +47,19 @@ pub enum CsvError {
     /// A cell that parses to NaN or ±∞.
     #[error("{file} line {line}, column {column}: '{cell}' is not a finite number")]
     NotFinite {
+        /// The file as given.
+        file: String,
+        /// Line number, from 1.
+        line: usize,
+        /// Column number, from 1.
+        column: usize,
+        /// The cell's text.
+        cell: String,
+    },
+    /// A cell beyond the range of numbers the lab reads ([`rvm_lab::error::MAX_MAGNITUDE`]),
+    /// the page's rule too.
+    #[error("{file} line {line}, column {column}: {cell} is beyond the range the lab reads, -{max} to {max}", max = Compact(MAX_MAGNITUDE))]
+    BeyondRange {
         /// The file as given.
         file: String,
         /// Line number, from 1.
@@ -193,11 +207,15 @@ fn parse_row(file: &str, line: usize, text: &str, columns: usize) -> Result<Vec<
     cells.iter().enumerate().map(|(i, cell)| parse_cell(file, line, i + 1, cell)).collect()
 }
 
-/// One cell, which must be a finite number.
+/// One cell, which must be a number the lab reads ([`in_range`]).
 fn parse_cell(file: &str, line: usize, column: usize, cell: &str) -> Result<f64, CsvError> {
     let at = || (file.to_owned(), cell.to_owned());
     match cell.parse::<f64>() {
-        Ok(v) if v.is_finite() => Ok(v),
+        Ok(v) if in_range(v) => Ok(v),
+        Ok(v) if v.is_finite() => {
+            let (file, cell) = at();
+            Err(CsvError::BeyondRange { file, line, column, cell })
+        }
         Ok(_) => {
             let (file, cell) = at();
             Err(CsvError::NotFinite { file, line, column, cell })

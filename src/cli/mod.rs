@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
+use rvm_lab::error::Compact;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
 use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, GlmFit};
 use rvm_lab::rvm::likelihood::{Likelihood, MAX_COUNT};
@@ -48,6 +49,7 @@ use serde::Serialize;
 use thiserror::Error as ThisError;
 
 mod csv;
+mod finite;
 
 use csv::{CsvError, Table};
 
@@ -350,7 +352,13 @@ fn check_counts(t: &[f64], (file, column): (&str, &str)) -> Result<(), CliError>
     }
 }
 
+/// The JSON text of an output, which is where the command line commits a result: a number
+/// in it that is NaN or ±∞ (which JSON would write as `null`) is [`rvm_lab::Error::Overflow`]
+/// instead, naming its field.
 fn to_json<T: Serialize>(value: &T) -> Result<String, CliError> {
+    if let Some((quantity, value)) = finite::first_non_finite(value) {
+        return Err(rvm_lab::Error::Overflow { quantity, value: Compact(value).to_string() }.into());
+    }
     serde_json::to_string_pretty(value).map_err(|e| CliError::Output(e.to_string()))
 }
 
@@ -719,9 +727,12 @@ fn parse_regression_method(options: &Options) -> Result<RvmMethod, CliError> {
     Ok(method)
 }
 
-/// A number given on the command line; its range is checked by the core.
+/// A number given on the command line, within the range the lab reads
+/// ([`rvm_lab::error::ensure_in_range`], the page's rule too); its own range is checked by
+/// the core.
 fn parse_number(flag: &str, text: &str) -> Result<f64, CliError> {
-    text.trim().parse().map_err(|_| CliError::Usage(format!("{flag}: '{text}' is not a number")))
+    let value = text.trim().parse().map_err(|_| CliError::Usage(format!("{flag}: '{text}' is not a number")))?;
+    Ok(rvm_lab::error::ensure_in_range(flag, value)?)
 }
 
 /// The `--method` value of `evidence`; fixed-point when absent.

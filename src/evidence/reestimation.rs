@@ -147,12 +147,12 @@ impl Reestimation {
     /// [`DEFAULT_MAX_ITERATIONS`] updates.
     ///
     /// # Errors
-    /// [`Error::NotFinite`] if a quantity at `start` overflows (α or β near 10³⁰⁸).
+    /// [`Error::Overflow`] if a quantity at `start` overflows (α or β near 10³⁰⁸).
     pub fn new(spectrum: Spectrum, scheme: Scheme, start: Hyperparameters) -> Result<Self> {
         let first = spectrum.evaluate(start.alpha(), start.beta());
         if !first.is_finite() {
-            return Err(Error::NotFinite {
-                name: "ln p(t|α,β)".to_owned(),
+            return Err(Error::Overflow {
+                quantity: "ln p(t|α,β)".to_owned(),
                 value: Compact(first.log_evidence).to_string(),
             });
         }

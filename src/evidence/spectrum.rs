@@ -30,7 +30,7 @@
 use nalgebra::{DMatrix, DVector, SymmetricEigen};
 use serde::Serialize;
 
-use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite};
+use crate::error::{Bound, Compact, Error, Result, ensure_finite, ensure_result};
 use crate::error::{check_design, check_whole};
 use crate::grid::Surface;
 use crate::linalg::SVD_SWEEPS_PER_VALUE;
@@ -152,9 +152,11 @@ impl Spectrum {
     pub fn new(phi: &DMatrix<f64>, t: &[f64]) -> Result<Self> {
         check_design(phi, t)?;
         let gram = phi.tr_mul(phi);
-        ensure_all_finite(GRAM, gram.as_slice())?;
+        if let Some(&entry) = gram.iter().find(|v| !v.is_finite()) {
+            ensure_result(GRAM, entry)?;
+        }
         let t = DVector::from_column_slice(t);
-        let targets_norm_sq = ensure_finite("tᵀt", t.norm_squared())?;
+        let targets_norm_sq = ensure_result("tᵀt", t.norm_squared())?;
         let iterations = SVD_SWEEPS_PER_VALUE * gram.nrows();
         let algorithm = "eigendecomposition of ΦᵀΦ";
         let eigen = SymmetricEigen::try_new(gram, f64::EPSILON, iterations)

@@ -198,7 +198,7 @@ impl GradientDescent {
         let t = DVector::from_vec(t);
         let residual = residual(&phi, &t, &initial);
         let initial_loss = objective(&residual, &initial, settings.ridge);
-        crate::error::ensure_finite("E(w₀)", initial_loss)?;
+        crate::error::ensure_result("E(w₀)", initial_loss)?;
         Ok(Self {
             order: (0..t.len()).collect(),
             phi,
@@ -471,6 +471,6 @@ mod tests {
             DVector::from_element(1, 1e300),
             settings(Schedule::Batch, 0.1, 1),
         );
-        assert_eq!(overflow.unwrap_err().code(), "not-finite");
+        assert_eq!(overflow.unwrap_err().code(), "overflow");
     }
 }

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::least_squares;
 use super::{Decomposition, singular_values};
-use crate::error::{Result, ensure_all_finite, ensure_finite, ensure_non_negative, ensure_positive};
+use crate::error::{Result, ensure_all_finite, ensure_non_negative, ensure_positive, ensure_result};
 use crate::error::{check_design, check_weights, check_whole};
 use crate::linalg::CholeskyFactor;
 use crate::solver::{Solver, Status};
@@ -348,13 +348,13 @@ impl Solver for Ista {
 
 /// L = σ_max(Φ)² for a Φ that passed [`check_design`].
 fn lipschitz_of_checked(phi: &DMatrix<f64>) -> Result<f64> {
-    ensure_finite("L = σ_max(Φ)²", lipschitz(phi))
+    ensure_result("L = σ_max(Φ)²", lipschitz(phi))
 }
 
 /// λ = e^{ln λ} for each entry, each finite.
 fn lambdas(ln_lambdas: &[f64]) -> Result<Vec<f64>> {
     ensure_all_finite("ln λ", ln_lambdas)?;
-    ln_lambdas.iter().map(|&ln| ensure_finite("λ", ln.exp())).collect()
+    ln_lambdas.iter().map(|&ln| ensure_result("λ", ln.exp())).collect()
 }
 
 /// A checked problem with the pieces every λ shares: ΦᵀΦ and Φᵀt.
@@ -448,6 +448,6 @@ mod tests {
         let bad_tolerance = LassoSettings { tolerance: f64::NAN, ..LassoSettings::default() };
         assert_eq!(lasso(&phi, &[1.0, 3.0], 1.0, &bad_tolerance, None).unwrap_err().code(), "not-finite");
         assert_eq!(ridge(&phi, &[1.0, 3.0], -1.0).unwrap_err().to_string(), "λ must be ≥ 0, but is -1");
-        assert_eq!(ridge_path(&phi, &[1.0, 3.0], &[1000.0]).unwrap_err().code(), "not-finite");
+        assert_eq!(ridge_path(&phi, &[1.0, 3.0], &[1000.0]).unwrap_err().code(), "overflow");
     }
 }

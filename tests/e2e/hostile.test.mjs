@@ -24,7 +24,7 @@ import { canvasHash, draws, panelNames, settled, start, waitForDraws } from './b
 const PANELS = {
   basis: { key: 's', alive: ['M', '4', '5'], keys: ['N', 'M', 'seed', 'basis'] },
   'least-squares': { key: 'M', alive: ['M', '5', '6'], keys: ['N', 'M', 'seed', 'basis'], csv: 2, maxN: 1000 },
-  'gradient-descent': { key: 'rate', alive: ['rate', '0.02', '0.03'], keys: ['N', 'M', 'seed', 'basis'], csv: 2, maxN: 200 },
+  'gradient-descent': { key: 'rate', alive: ['M', '3', '2'], keys: ['N', 'M', 'seed', 'basis'], csv: 2, maxN: 200 },
   regularisation: { key: 'lambda', alive: ['lambda', '2', '3'], keys: ['N', 'M', 'seed', 'basis'], csv: 2, maxN: 100 },
   predictive: { key: 'alpha', alive: ['M', '5', '6'], keys: ['N', 'M', 'seed', 'basis'], csv: 2, maxN: 1000 },
   sequential: { key: 'alpha', alive: ['alpha', '3', '4'], keys: ['N', 'seed', 'k'] },
@@ -82,11 +82,15 @@ const URL_PAGE = [
   // Values the fuzzer found that were read but then could not be drawn (axes wider than f64).
   { panel: 'sparsity', input: 't1=1e308', lang: 'zh' },
   { panel: 'fast-rvm', input: 'noise=6.6e136', lang: 'en' },
+  // Numbers beyond the range the lab reads (±1e50), in the data and in a setting.
+  { panel: 'fast-rvm', input: 'points=1e308:1e308,-1e308:-1e308', lang: 'en' },
+  { panel: 'classification', input: 'points=0.5:1e51:0', lang: 'zh' },
+  { panel: 'predictive', input: 's=1e308', lang: 'zh' },
 ];
 
 /** Values typed into a panel's numeric box: each refused with a message beside it (three a
  *  panel, the next three on the next). */
-const TYPED = ['NaN', 'abc', '-5', '1e400', MARKUP, '', '١٢', '0x10', 'Infinity', '--1'];
+const TYPED = ['NaN', 'abc', '-5', '1e400', MARKUP, '', '١٢', '0x10', 'Infinity', '--1', '1e308', '-1e51'];
 
 /** CSV pastes for a panel whose rows have `columns` numbers (t a whole count when
  *  `counts`), at most `maxN` of them. */
@@ -108,6 +112,17 @@ function csvCases(columns, maxN, counts = false) {
     { input: columns === 3 ? '0.5,0.5,0\n0.5,0.5,1\n0.5,0.5,0' : counts ? '0.5,1\n0.5,9\n0.5,0' : '0.5,0.1\n0.5,0.9\n0.5,-0.4', expect: 'accepted', label: 'duplicate x' },
   ];
   if (columns === 2) cases.push({ input: '0.1,1\n0.4,1\n0.7,1\n0.9,1', expect: 'accepted', label: 'constant t' });
+  // The range the lab reads, ±1e50 (issue 32): beyond it refused with the range named; at
+  // its edges and far inside (in other units) computed, and the permalink reopens the view.
+  const wide = (x, y) => (columns === 2 ? `${x},${y}` : `${x},${y},${Number(x > 0)}`);
+  cases.push({ input: `${wide('1e308', '1e308')}\n${wide('-1e308', '-1e308')}`, expect: 'message', label: '±1e308', limit: '1e50' });
+  cases.push({ input: `${wide('0.5', '0.5')}\n${wide('0.7', '-1.000001e50')}`, expect: 'message', label: 'just beyond 1e50', limit: '1e50' });
+  if (!counts) {
+    const scaled = (c) => [0.1, 0.3, 0.5, 0.7, 0.9].map((x, k) => `${x},${(((k * 7) % 5) - 2) * c}${columns === 2 ? '' : `,${k % 2}`}`).join('\n');
+    cases.push({ input: scaled(1e50 / 2), expect: 'accepted', label: 'values up to 1e50' });
+    cases.push({ input: scaled(1e-50), expect: 'accepted', label: 'values of 1e-50' });
+    cases.push({ input: `${wide('1e50', '0.5')}\n${wide('-1e50', '-0.5')}\n${wide('0.5', '0.25')}`, expect: 'accepted', label: 'x at ±1e50' });
+  }
   if (counts) {
     cases.push({ input: '0.1,2\n0.3,-1', expect: 'message', label: 'count -1' });
     cases.push({ input: '0.1,2\n0.3,2.5', expect: 'message', label: 'count 2.5' });
@@ -369,6 +384,7 @@ async function runCsv(row) {
     assert.notEqual(await search(), was.url, 'the data are in the URL');
     const numbers = await page.$$eval('#readouts dd', (dds) => dds.map((dd) => dd.textContent));
     assert.ok(numbers.every((v) => !/NaN|undefined/.test(v)), `readouts: ${numbers.join(' ')}`);
+    await permalinkReopens(numbers);
     return [];
   }
   const said = await page.textContent('#err-csv');
@@ -378,6 +394,17 @@ async function runCsv(row) {
   if (row.limit) assert.ok(said.includes(String(row.limit)), `names the limit ${row.limit}: ${said}`);
   assert.deepEqual(await snapshot(), was, 'the data and chart stay');
   return [said];
+}
+
+/** The page's permalink, opened afresh, shows the same state: URL, readouts and chart. */
+async function permalinkReopens(numbers) {
+  const url = await search();
+  const pixels = await canvasHash(page);
+  await load(url);
+  assert.equal(await search(), url, 'the permalink reopens to the same URL');
+  assert.deepEqual(await notices(), [], 'with no notice');
+  assert.deepEqual(await page.$$eval('#readouts dd', (dds) => dds.map((dd) => dd.textContent)), numbers, 'and the same readouts');
+  assert.equal(await canvasHash(page), pixels, 'and the same chart');
 }
 
 /** A lesson file (served in place of the real one) or a lesson step in the URL. */

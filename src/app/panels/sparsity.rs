@@ -335,8 +335,10 @@ mod tests {
         assert_eq!(panel.set("alpha", "0").unwrap_err().code(), "out-of-range");
         assert_eq!(panel.set("t1", "NaN").unwrap_err().to_string(), "t₁ must be a finite number, but is NaN");
         // A target far off the chart would make axes wider than f64 holds (the page froze,
-        // then could not draw): refused, naming the range.
-        assert_eq!(panel.set("t1", "1e308").unwrap_err().code(), "out-of-range");
+        // then could not draw): refused, naming the range — beyond what the lab reads at all,
+        // and beyond the panel's own ±10⁶.
+        assert_eq!(panel.set("t1", "1e308").unwrap_err().code(), "beyond-range");
+        assert_eq!(panel.set("t1", "1e7").unwrap_err().code(), "out-of-range");
         assert_eq!(
             panel.set("phi2", "-2e6").unwrap_err().to_string(),
             "φ₂ must be between -1000000 and 1000000, but is -2000000"
