@@ -115,6 +115,13 @@ pub enum Termination {
         /// Steps taken.
         iterations: usize,
     },
+    /// A step raised the objective by less than the method's least worthwhile gain
+    /// ([`crate::rvm::ClassicSettings::min_gain`]): stopped before its convergence test,
+    /// which the slowest methods (EM) meet only after thousands of steps.
+    Stalled {
+        /// Steps taken.
+        iterations: usize,
+    },
     /// Step number `iteration` (counting from 1) gave a non-finite or exploding value; it
     /// was refused, so the state is that after step `iteration − 1`.
     Diverged {
@@ -142,7 +149,8 @@ impl Termination {
         match self {
             Termination::Converged { iterations }
             | Termination::Finished { iterations }
-            | Termination::MaxIterations { iterations } => iterations,
+            | Termination::MaxIterations { iterations }
+            | Termination::Stalled { iterations } => iterations,
             Termination::Diverged { iteration } | Termination::Degenerate { iteration, .. } => {
                 iteration.saturating_sub(1)
             }

@@ -21,7 +21,7 @@ use rand_pcg::Pcg64;
 use rvm_lab::rvm::classic::ClassicSettings;
 use rvm_lab::rvm::fast::MIN_DELTA_LN_ALPHA;
 use rvm_lab::rvm::{Action, ClassicRvm, FastRvm, FastSettings, Problem, Rule, Selection};
-use rvm_lab::solver::Solver;
+use rvm_lab::solver::{Solver, Status, Termination};
 
 /// Gaussian kernel design exp(−(x − xₙ)²/2s²) on every input, with a bias column first.
 fn kernel_design(x: &[f64], width: f64) -> DMatrix<f64> {
@@ -314,6 +314,38 @@ fn em_never_lowers_l() {
             last = em.log_ml();
         }
     }
+}
+
+/// EM with a least gain stops at the first sweep that gains less than it — L recomputed from
+/// scratch before and after that sweep — and at no earlier one; without it, it goes on.
+#[test]
+fn em_stalls_at_the_first_sweep_that_gains_less_than_its_least_gain() {
+    let (x, t) = sinc_data(50, 0.1, 3);
+    let problem = Arc::new(Problem::new(kernel_design(&x, 3.0), t).unwrap());
+    let min_gain = 1e-4;
+    let settings = ClassicSettings { min_gain, ..ClassicSettings::with_rule(Rule::Em) };
+    let mut em = ClassicRvm::new(problem.clone(), settings).unwrap();
+    let scratch_l = |em: &ClassicRvm| {
+        let fit = em.fit();
+        from_scratch(problem.design(), problem.targets(), &fit.relevant, &fit.alpha, fit.beta).log_ml
+    };
+    let mut gains = vec![];
+    while em.status().is_running() {
+        let before = scratch_l(&em);
+        em.step().unwrap();
+        gains.push(scratch_l(&em) - before);
+    }
+    let sweeps = gains.len();
+    assert_eq!(em.status(), Status::Terminated(Termination::Stalled { iterations: sweeps }));
+    assert!(sweeps > 10 && sweeps < 5000, "{sweeps} sweeps");
+    assert!(gains[sweeps - 1] < min_gain, "the last gain {}", gains[sweeps - 1]);
+    assert!(gains[..sweeps - 1].iter().all(|&g| g >= min_gain - 1e-9), "an earlier sweep gained less");
+    // Without a least gain the same run goes on past that sweep.
+    let mut on = ClassicRvm::new(problem, ClassicSettings::with_rule(Rule::Em)).unwrap();
+    for _ in 0..=sweeps {
+        on.step().unwrap();
+    }
+    assert!(on.status().is_running());
 }
 
 /// The sinc data of `tests/fixtures/sinc_data.csv` on the kernel basis of width 3 with a

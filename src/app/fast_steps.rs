@@ -201,6 +201,7 @@ pub fn methods_table<S: Solver + RelevanceModel>(
         let run = b.run();
         let state = match run.status() {
             Status::Terminated(Termination::Converged { .. }) => "yes",
+            Status::Terminated(Termination::Stalled { .. }) => "stalled",
             _ if b.is_done() => "no",
             _ => "running",
         };
@@ -213,7 +214,8 @@ pub fn methods_table<S: Solver + RelevanceModel>(
     }
 }
 
-/// One method's row: name, steps, time, L, relevance vectors, converged (yes, no, running).
+/// One method's row: name, steps, time, L, relevance vectors, converged (yes, stalled, no,
+/// running).
 fn row(name: &'static str, steps: usize, ms: f64, log_ml: f64, relevant: usize, state: &'static str) -> Vec<Cell> {
     vec![
         Cell::Label(name),

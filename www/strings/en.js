@@ -177,6 +177,7 @@ export default {
   'cell.classic': 'classic (MacKay)',
   'cell.yes': 'yes',
   'cell.no': 'no',
+  'cell.stalled': 'stalled: L gains < 10⁻⁴ a sweep',
   'cell.running': 'running…',
   'message.comparison-skipped': 'Classic and EM re-estimate all N + 1 weights per sweep (O(N³)); they are compared for N ≤ {max} only.',
   'message.comparison-failed': 'A comparison run stopped: {reason}',

@@ -48,6 +48,17 @@ const MAX_N: usize = 2000;
 const COMPARE_MAX_N: usize = 200;
 /// Sweeps EM may take (it creeps: a dying weight's α grows by about s per sweep).
 const EM_SWEEPS: usize = 5_000;
+/// Multiply-adds EM may spend (a sweep is about M³ while it prunes nothing): its sweeps are
+/// capped at this over M³ too — 5000 at M = 51, 970 at M = 101, 123 at M = 201 — so that the
+/// comparison costs at most some 1.5 s of this machine's time natively, not the 14 s that
+/// M = 201 took to stall (1425 sweeps).
+const EM_WORK: usize = 1_000_000_000;
+/// EM stops once a sweep gains less than this in L (nats, so the same in any units): on
+/// 50 … 200 sinc points after some 500 … 1500 sweeps rather than at its cap, within 0.05 nats
+/// of where 20 000 sweeps get, the dozens of weights it has not yet pruned showing why it is
+/// the slow one. (At its cap of 5000 it ran 0.6 s on the page's main thread at N = 50, to
+/// report "converged: no".)
+const EM_MIN_GAIN: f64 = 1e-4;
 /// Sweeps the classic method may take.
 const CLASSIC_SWEEPS: usize = 5_000;
 /// Most steps of a fast run.
@@ -269,11 +280,14 @@ impl FastStart {
         let replay = Replay::new(run, Some(FRAME_KEY), frame);
         let (mut comparisons, mut comparison_error) = (vec![], None);
         if self.compare {
-            for (name, rule, max_sweeps) in [("classic", Rule::MacKay, CLASSIC_SWEEPS), ("em", Rule::Em, EM_SWEEPS)] {
+            let em_sweeps = (EM_WORK / problem.m().pow(3)).clamp(1, EM_SWEEPS);
+            let methods = [("classic", Rule::MacKay, CLASSIC_SWEEPS, 0.0), ("em", Rule::Em, em_sweeps, EM_MIN_GAIN)];
+            for (name, rule, max_sweeps, min_gain) in methods {
                 let classic = ClassicSettings {
                     beta: self.options.beta,
                     estimate_noise: self.options.estimate_noise,
                     max_sweeps,
+                    min_gain,
                     ..ClassicSettings::with_rule(rule)
                 };
                 match ClassicRvm::new(problem.clone(), classic) {
