@@ -54,9 +54,14 @@ if [ ! -x node_modules/.bin/esbuild ]; then
   echo "[build] esbuild is missing: run scripts/setup.sh (npm ci) first" >&2
   exit 1
 fi
+# The bundle and the start-up guard know which panels have words of their own
+# (www/strings/en/<panel>.js), so that the open panel's load beside the language's instead of
+# after them (a name that is not one of them asks the server for nothing).
+panels=$(cd www/strings/en && ls -- *.js | sed 's/\.js$//' | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : ""), $0 }')
 # The start-up guard (www/boot.js, a classic script that starts the page's module) is served
-# minified as well (www/boot.min.js).
-node_modules/.bin/esbuild www/boot.js --minify --charset=utf8 --log-level=warning --outfile=www/boot.min.js
+# minified as well (www/boot.min.js), with the English words of the page's shell in it
+# (scripts/boot.mjs).
+node scripts/boot.mjs
 # embed.js is also served as a classic script, www/embed.global.js (its exports on
 # window.RvmLab), for course pages on other hosts: a module from another origin loads only
 # with CORS headers, which a plain static host does not send.
@@ -65,10 +70,6 @@ node_modules/.bin/esbuild www/embed.js --bundle --minify --format=iife --global-
 # The stylesheet is served minified too (www/style.min.css, 1.5 KB less gzipped); its
 # comments stay in the source, www/style.css.
 node_modules/.bin/esbuild www/style.css --minify --charset=utf8 --log-level=warning --outfile=www/style.min.css
-# The bundle knows which panels have words of their own (www/strings/en/<panel>.js), so that
-# the open panel's load beside the language's instead of after them (a name that is not one
-# of them asks the server for nothing).
-panels=$(cd www/strings/en && ls -- *.js | sed 's/\.js$//' | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : ""), $0 }')
 node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --define:PANELS_WITH_WORDS="[$panels]" \
   --external:./pkg/rvm_lab.js --external:'./strings/*' --outfile=www/app.min.js

@@ -11,6 +11,7 @@
 //     --runs N     the median run of each page is printed
 //     --preset P   desktop or mobile only
 //     --only TEXT  only the pages whose address contains TEXT
+//     --root DIR   the built page in DIR instead of www/ (another build, for a before/after)
 
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
@@ -19,13 +20,17 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { readFileSync } from 'node:fs';
 import { serve } from './serve.mjs';
 
-const root = fileURLToPath(new URL('../www', import.meta.url));
+const option = (name) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? process.argv[at + 1] : undefined;
+};
+const root = option('--root') ?? fileURLToPath(new URL('../www', import.meta.url));
 
 /** Every page a reader meets first: each panel, each lesson at its middle step, a panel
  *  embedded, one on stage, and the deck. */
 async function pages() {
   // The panels in menu order, as the built module lists them (its registry).
-  const glue = await import('../www/pkg/rvm_lab.js');
+  const glue = await import(`${root}/pkg/rvm_lab.js`);
   glue.initSync({ module: readFileSync(`${root}/pkg/rvm_lab_bg.wasm`) });
   const panels = glue.panelNames();
   const lessons = JSON.parse(readFileSync(`${root}/lessons/index.json`, 'utf8')).map(({ id }) => {
@@ -52,10 +57,6 @@ const FLAGS = [
   '--no-first-run',
 ];
 
-const option = (name) => {
-  const at = process.argv.indexOf(name);
-  return at > 0 ? process.argv[at + 1] : undefined;
-};
 const runs = Number(option('--runs') ?? 1);
 const presets = Object.entries(PRESETS).filter(([name]) => !option('--preset') || name === option('--preset'));
 const chosen = (await pages()).filter((page) => !option('--only') || page.includes(option('--only')));

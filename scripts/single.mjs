@@ -27,7 +27,9 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { bootScript } from './boot.mjs';
 import { ENCODINGS } from './compress.mjs';
+
 
 const WWW = fileURLToPath(new URL('../www/', import.meta.url));
 const args = process.argv.slice(2);
@@ -111,7 +113,8 @@ function replaceOnce(html, from, to) {
 
 const [page, boot, css, html] = await Promise.all([
   pageScript(),
-  readFile(join(WWW, 'boot.min.js'), 'utf8'),
+  // The start-up guard without the English words of the shell, which the file holds anyway.
+  bootScript({ words: false }),
   readFile(join(WWW, 'style.min.css'), 'utf8'),
   readFile(join(WWW, 'index.html'), 'utf8'),
 ]);

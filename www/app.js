@@ -41,18 +41,10 @@ function chartLabels() {
  *  should they have failed to load, the introduction stays empty). Needs no module, so the
  *  first paint has them. */
 function applyWords() {
-  document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
-  document.title = t('app.title');
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-  for (const el of document.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', t(el.dataset.i18nLabel));
-  const own = (key) => STRINGS[state.lang]?.[`panel.${state.panel}.${key}`] ?? '';
-  $('#panel-title').textContent = t(`panel.${state.panel}`);
-  $('#panel-intro').textContent = own('intro');
-  $('#chart').setAttribute('aria-label', own('chart'));
-  const toggle = $('#lang-toggle');
-  toggle.textContent = t('lang.switch');
-  toggle.setAttribute('aria-label', t('lang.switch.label'));
-  toggle.lang = state.lang === 'zh' ? 'en' : 'zh';
+  // A key the strings lack shows as itself, as `t` gives it, but a panel's own words that
+  // failed to load leave its introduction empty.
+  const word = (key) => STRINGS[state.lang]?.[key] ?? (key.startsWith(`panel.${state.panel}.`) ? '' : key);
+  window.rvmLabStartup.applyWords(word, state.panel, state.lang);
 }
 
 /** Puts every word of the page, and the words drawn in the chart, in the current language. */

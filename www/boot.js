@@ -65,10 +65,16 @@
     },
   };
 
+  /** The first value of URL key `key` as written (null without one), as app.js reads it. */
+  function first(key) {
+    var found = new RegExp('[?&]' + key + '=([^&#]*)').exec(location.search);
+    return found ? found[1] : null;
+  }
+
   /** The reader's language: the page's `lang` key, else the browser's first choice. */
   function language() {
-    var asked = /[?&]lang=([^&#]*)/.exec(location.search);
-    if (asked) return asked[1] === 'zh' ? 'zh' : 'en';
+    var asked = first('lang');
+    if (asked !== null) return asked === 'zh' ? 'zh' : 'en';
     var preferred = (navigator.languages && navigator.languages[0]) || navigator.language || '';
     return /^zh\b/i.test(preferred) ? 'zh' : 'en';
   }
@@ -111,7 +117,29 @@
     if (/^wasm/i.test(event.blockedURI || '') || /wasm/i.test(event.sample || '')) wasmRefused = true;
   });
 
+  /**
+   * Puts the page's own words in `lang` (`word(key)` looks each up): its static texts and
+   * labels, and panel `panel`'s title, introduction and chart label. app.js calls it whenever
+   * the language or the panel changes; here it runs before the module, from SHELL_WORDS.
+   */
+  function applyWords(word, panel, lang) {
+    html.lang = lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = word('app.title');
+    var texts = document.querySelectorAll('[data-i18n]');
+    for (var i = 0; i < texts.length; i += 1) texts[i].textContent = word(texts[i].getAttribute('data-i18n'));
+    var labelled = document.querySelectorAll('[data-i18n-label]');
+    for (var j = 0; j < labelled.length; j += 1) labelled[j].setAttribute('aria-label', word(labelled[j].getAttribute('data-i18n-label')));
+    document.getElementById('panel-title').textContent = word('panel.' + panel);
+    document.getElementById('panel-intro').textContent = word('panel.' + panel + '.intro');
+    document.getElementById('chart').setAttribute('aria-label', word('panel.' + panel + '.chart'));
+    var toggle = document.getElementById('lang-toggle');
+    toggle.textContent = word('lang.switch');
+    toggle.setAttribute('aria-label', word('lang.switch.label'));
+    toggle.lang = lang === 'zh' ? 'en' : 'zh';
+  }
+
   window.rvmLabStartup = {
+    applyWords: applyWords,
     fail: fail,
     /** Whether a policy refused WebAssembly: as the browser reported it, or as its error says. */
     refusedWasm: function (error) {
@@ -158,4 +186,42 @@
     fail('module');
   });
   document.head.appendChild(module);
+
+  // The words of the page's language, and the open panel's own, load beside the module instead
+  // of once it runs (app.js asks for them then): the page shows when its words are in, so on a
+  // slow network its text paints a round trip sooner. Only names the build knows as panels
+  // with words of their own are asked for (PANELS_WITH_WORDS, as in app.js); a lesson's panel
+  // comes with the lesson file.
+  var lang = first('lang') === 'zh' ? 'zh' : 'en';
+  var named = first('panel');
+  var lesson = first('lesson') !== null;
+  var panel = named || (lesson ? null : 'predictive');
+  var known = typeof PANELS_WITH_WORDS === 'undefined' ? [] : PANELS_WITH_WORDS; // eslint-disable-line no-undef
+  var words = ['strings/' + lang + '.js'];
+  if (known.indexOf(panel) >= 0) words.push('strings/' + lang + '/' + panel + '.js');
+  words.forEach(function (path) {
+    var link = document.createElement('link');
+    link.rel = 'modulepreload';
+    link.href = new URL(path, document.currentScript.src).href;
+    document.head.appendChild(link);
+  });
+
+  // A panel in English — the page as most readers first meet it — shows with the HTML: the
+  // words of its shell are here (SHELL_WORDS, from strings/en.js and each panel's own words,
+  // put in by the build), so its text, the page's largest paint, does not wait for the module
+  // and the strings. app.js puts the same words in again, so nothing moves. Another language,
+  // a lesson (its band comes with its file) and the stage (laid out by the module) wait for
+  // their words as before.
+  var shell = typeof SHELL_WORDS === 'undefined' ? null : SHELL_WORDS; // eslint-disable-line no-undef
+  if (shell && lang === 'en' && !lesson && first('stage') !== '1' && known.indexOf(panel) >= 0) {
+    whenRead(function () {
+      if (shown) return;
+      if (named) html.setAttribute('data-panel', panel);
+      document.body.classList.toggle('embed', first('embed') === '1');
+      applyWords(function (key) {
+        return shell[key] || '';
+      }, panel, 'en');
+      html.classList.remove('no-words');
+    });
+  }
 })();

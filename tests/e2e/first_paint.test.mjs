@@ -82,6 +82,43 @@ describe('first paint', () => {
     });
   }
 
+  // The page's text paints with the HTML (issue 33, point 5): with the page's script itself
+  // held back, a panel in English already shows its title, introduction and header from the
+  // start-up guard's words, exactly as the strings will put them; another language, a lesson
+  // and the stage stay hidden until their words are in, so nothing swaps in later.
+  test('a panel in English shows its words before the page\'s script runs; other languages wait for theirs', async () => {
+    const english = (await import('../../www/strings/en.js')).default;
+    const intro = (await import('../../www/strings/en/fast-rvm.js')).default['panel.fast-rvm.intro'];
+    for (const [query, shows] of [['?panel=fast-rvm', true], ['?panel=fast-rvm&lang=zh', false], ['?lesson=fast-rvm&step=2', false], ['?panel=fast-rvm&stage=1', false]]) {
+      const context = await env.browser.newContext({ viewport: { width: 1350, height: 940 } });
+      const page = await context.newPage();
+      let release;
+      const held = new Promise((done) => (release = done));
+      await page.route('**/app.min.js', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(env.url + query, { waitUntil: 'domcontentloaded' });
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      const hidden = await page.evaluate(() => document.documentElement.classList.contains('no-words'));
+      assert.equal(hidden, !shows, `${query}: hidden until its words are in`);
+      if (shows) {
+        assert.equal(await page.textContent('#panel-title'), english['panel.fast-rvm']);
+        assert.equal(await page.textContent('#panel-intro'), intro);
+        assert.equal(await page.textContent('.tagline'), english['app.tagline']);
+        assert.equal(await page.isVisible('#panel-intro'), true);
+      }
+      const before = await page.evaluate(() => [document.querySelector('#panel-intro').textContent, document.querySelector('#panel-intro').getBoundingClientRect().toJSON()]);
+      release();
+      await page.waitForSelector('body[data-ready="1"]');
+      if (shows) {
+        const now = await page.evaluate(() => [document.querySelector('#panel-intro').textContent, document.querySelector('#panel-intro').getBoundingClientRect().toJSON()]);
+        assert.deepEqual(now, before, 'the script puts the very same words in the same place');
+      }
+      await context.close();
+    }
+  });
+
   test('a host serving the module as application/octet-stream still gets a working page', async () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
