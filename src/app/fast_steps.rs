@@ -215,12 +215,13 @@ pub fn methods_table<S: Solver + RelevanceModel>(
 }
 
 /// One method's row: name, steps, time, L, relevance vectors, converged (yes, stalled, no,
-/// running).
+/// running). A time the module could not measure (no clock installed: NaN) is "not timed",
+/// never a NaN shown as a number.
 fn row(name: &'static str, steps: usize, ms: f64, log_ml: f64, relevant: usize, state: &'static str) -> Vec<Cell> {
     vec![
         Cell::Label(name),
         Cell::Number(steps as f64),
-        Cell::Number(ms),
+        if ms.is_finite() { Cell::Number(ms) } else { Cell::Label("not-timed") },
         Cell::Number(log_ml),
         Cell::Number(relevant as f64),
         Cell::Label(state),
@@ -230,4 +231,20 @@ fn row(name: &'static str, steps: usize, ms: f64, log_ml: f64, relevant: usize, 
 /// A number cell, or ∞ for `None` (an inactive α).
 fn alpha_cell(alpha: Option<f64>) -> Cell {
     alpha.map_or(Cell::Label("infinity"), Cell::Number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_the_module_could_not_measure_is_not_timed_never_nan() {
+        let timed = row("fast", 3, 1.5, -2.0, 4, "yes");
+        assert_eq!(timed[2], Cell::Number(1.5));
+        let untimed = row("fast", 3, f64::NAN, -2.0, 4, "yes");
+        assert_eq!(untimed[2], Cell::Label("not-timed"));
+        let table = Table { key: "methods", columns: vec!["method", "steps", "time-ms"], rows: vec![untimed] };
+        let report = crate::app::Report { tables: vec![table], ..Default::default() };
+        assert!(crate::app::report::ensure_shown_finite(&report, &[]).is_ok());
+    }
 }

@@ -178,6 +178,7 @@ export default {
   'cell.yes': 'yes',
   'cell.no': 'no',
   'cell.stalled': 'stalled: L gains < 10⁻⁴ a sweep',
+  'cell.not-timed': 'not timed',
   'cell.running': 'running…',
   'message.comparison-skipped': 'Classic and EM re-estimate all N + 1 weights per sweep (O(N³)); they are compared for N ≤ {max} only.',
   'message.comparison-failed': 'A comparison run stopped: {reason}',

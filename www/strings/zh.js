@@ -178,6 +178,7 @@ export default {
   'cell.yes': '是',
   'cell.no': '否',
   'cell.stalled': '停滞：每轮 L 增益 < 10⁻⁴',
+  'cell.not-timed': '未计时',
   'cell.running': '运行中…',
   'message.comparison-skipped': '经典方法与 EM 每轮重估全部 N + 1 个权重（O(N³)），仅在 N ≤ {max} 时比较。',
   'message.comparison-failed': '一个比较运行中止：{reason}',
