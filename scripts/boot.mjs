@@ -17,8 +17,8 @@ import { build } from 'esbuild';
 
 const www = new URL('../www/', import.meta.url);
 
-/** The panels with words of their own, by name. */
-function panelsWithWords() {
+/** The panels with words of their own, by name (scripts/build.sh gives the bundle the same). */
+export function panelsWithWords() {
   return readdirSync(new URL('strings/en/', www))
     .filter((file) => file.endsWith('.js'))
     .map((file) => file.slice(0, -3))

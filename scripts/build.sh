@@ -57,7 +57,7 @@ fi
 # The bundle and the start-up guard know which panels have words of their own
 # (www/strings/en/<panel>.js), so that the open panel's load beside the language's instead of
 # after them (a name that is not one of them asks the server for nothing).
-panels=$(cd www/strings/en && ls -- *.js | sed 's/\.js$//' | awk '{ printf "%s\"%s\"", (NR > 1 ? "," : ""), $0 }')
+panels=$(node --input-type=module -e "import { panelsWithWords } from './scripts/boot.mjs'; console.log(JSON.stringify(panelsWithWords()))")
 # The start-up guard (www/boot.js, a classic script that starts the page's module) is served
 # minified as well (www/boot.min.js), with the English words of the page's shell in it
 # (scripts/boot.mjs).
@@ -71,7 +71,7 @@ node_modules/.bin/esbuild www/embed.js --bundle --minify --format=iife --global-
 # comments stay in the source, www/style.css.
 node_modules/.bin/esbuild www/style.css --minify --charset=utf8 --log-level=warning --outfile=www/style.min.css
 node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
-  --define:PANELS_WITH_WORDS="[$panels]" \
+  --define:PANELS_WITH_WORDS="$panels" \
   --external:./pkg/rvm_lab.js --external:'./strings/*' --outfile=www/app.min.js
 # The example slide deck (www/deck.html) uses reveal.js from npm (pinned in package.json),
 # copied beside the page so the deck loads nothing from another host. Not part of the page.

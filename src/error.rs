@@ -167,6 +167,11 @@ pub enum Error {
 }
 
 impl Error {
+    /// [`Error::Overflow`]: the computed `quantity` came out as `value` (NaN or ±∞).
+    pub fn overflow(quantity: impl Into<String>, value: f64) -> Self {
+        Error::Overflow { quantity: quantity.into(), value: Compact(value).to_string() }
+    }
+
     /// A stable identifier of the kind of error, used to look up a translated message.
     pub fn code(&self) -> &'static str {
         match self {
@@ -397,11 +402,7 @@ fn beyond_range(line: Option<usize>, name: &str, value: &str) -> String {
 /// `Ok(value)` when a computed result `value` is finite, else [`Error::Overflow`] naming
 /// it as `quantity` (a symbol such as `ln p(t|α,β)`, or a key of the page's strings).
 pub fn ensure_result(quantity: &str, value: f64) -> Result<f64> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(Error::Overflow { quantity: quantity.to_owned(), value: Compact(value).to_string() })
-    }
+    if value.is_finite() { Ok(value) } else { Err(Error::overflow(quantity, value)) }
 }
 
 /// `Ok(value)` when `value` is finite and strictly positive (a precision, a width).

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::plotted::Plotted;
-use crate::error::{Compact, Error, Result};
+use crate::error::{Error, Result};
 use crate::plot::LegendEntry;
 
 /// The quantities that may be +∞ as a *value*: the precision α of a basis function, which
@@ -48,8 +48,7 @@ pub fn ensure_shown_finite(report: &Report, plotted: &[Plotted]) -> Result<()> {
         for row in table.rows() {
             for (value, heading) in row.iter().zip(&table.headings) {
                 if !value.is_finite() {
-                    let quantity = heading.name.text_key();
-                    return Err(Error::Overflow { quantity, value: Compact(*value).to_string() });
+                    return Err(Error::overflow(heading.name.text_key(), *value));
                 }
             }
         }
@@ -64,7 +63,7 @@ fn ensure_shown(kind: &str, key: &str, value: f64) -> Result<()> {
         return Ok(());
     }
     let quantity = if kind.is_empty() { key.to_owned() } else { format!("{kind}.{key}") };
-    Err(Error::Overflow { quantity, value: Compact(value).to_string() })
+    Err(Error::overflow(quantity, value))
 }
 
 /// Everything a panel shows beside its chart, read at once.

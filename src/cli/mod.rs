@@ -38,7 +38,6 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
-use rvm_lab::error::Compact;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
 use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, GlmFit};
 use rvm_lab::rvm::likelihood::{Likelihood, MAX_COUNT};
@@ -357,7 +356,7 @@ fn check_counts(t: &[f64], (file, column): (&str, &str)) -> Result<(), CliError>
 /// instead, naming its field.
 fn to_json<T: Serialize>(value: &T) -> Result<String, CliError> {
     if let Some((quantity, value)) = finite::first_non_finite(value) {
-        return Err(rvm_lab::Error::Overflow { quantity, value: Compact(value).to_string() }.into());
+        return Err(rvm_lab::Error::overflow(quantity, value).into());
     }
     serde_json::to_string_pretty(value).map_err(|e| CliError::Output(e.to_string()))
 }

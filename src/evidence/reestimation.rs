@@ -38,7 +38,7 @@ use serde::Serialize;
 
 use super::spectrum::{Evaluation, Spectrum};
 use crate::bayes::Hyperparameters;
-use crate::error::{Compact, Degeneracy, Error, Result, check_whole, ensure_positive};
+use crate::error::{Degeneracy, Error, Result, check_whole, ensure_positive};
 use crate::solver::{Solver, Status, Termination};
 
 /// Largest `max_iterations` [`Reestimation::stop_at`] accepts (each iterate keeps one
@@ -151,10 +151,7 @@ impl Reestimation {
     pub fn new(spectrum: Spectrum, scheme: Scheme, start: Hyperparameters) -> Result<Self> {
         let first = spectrum.evaluate(start.alpha(), start.beta());
         if !first.is_finite() {
-            return Err(Error::Overflow {
-                quantity: "ln p(t|α,β)".to_owned(),
-                value: Compact(first.log_evidence).to_string(),
-            });
+            return Err(Error::overflow("ln p(t|α,β)", first.log_evidence));
         }
         Ok(Self {
             spectrum,

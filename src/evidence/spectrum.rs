@@ -153,7 +153,7 @@ impl Spectrum {
         check_design(phi, t)?;
         let gram = phi.tr_mul(phi);
         if let Some(&entry) = gram.iter().find(|v| !v.is_finite()) {
-            ensure_result(GRAM, entry)?;
+            return Err(Error::overflow(GRAM, entry));
         }
         let t = DVector::from_column_slice(t);
         let targets_norm_sq = ensure_result("tᵀt", t.norm_squared())?;

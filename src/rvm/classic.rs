@@ -200,7 +200,9 @@ impl Solver for ClassicRvm {
     /// weights: a sweep was one unit, and a 10 ms slice ran to 25 ms).
     fn cost(&self) -> usize {
         let (n, p) = (self.problem.n(), self.active.len());
-        (n * p * p + 4 * p * p * p / 3) / MULTIPLY_ADDS_PER_UNIT + 1
+        // (usize is 32 bits in the browser: a large problem's count saturates, as its budget does.)
+        let cube = p.saturating_pow(3);
+        n.saturating_mul(p * p).saturating_add(cube.saturating_mul(4) / 3) / MULTIPLY_ADDS_PER_UNIT + 1
     }
 }
 

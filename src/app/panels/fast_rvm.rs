@@ -280,7 +280,7 @@ impl FastStart {
         let replay = Replay::new(run, Some(FRAME_KEY), frame);
         let (mut comparisons, mut comparison_error) = (vec![], None);
         if self.compare {
-            let em_sweeps = (EM_WORK / problem.m().pow(3)).clamp(1, EM_SWEEPS);
+            let em_sweeps = (EM_WORK / problem.m().saturating_pow(3)).clamp(1, EM_SWEEPS);
             let methods = [("classic", Rule::MacKay, CLASSIC_SWEEPS, 0.0), ("em", Rule::Em, em_sweeps, EM_MIN_GAIN)];
             for (name, rule, max_sweeps, min_gain) in methods {
                 let classic = ClassicSettings {
