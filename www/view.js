@@ -49,6 +49,9 @@ export function show() {
  */
 function render() {
   state.frame = 0;
+  // A resize before the first panel is open (its words still loading): nothing to draw yet;
+  // opening it schedules the drawing.
+  if (!state.description) return;
   // The page's first frame only lays it out and paints it (the controls the module built,
   // the loading note): measuring the chart's box then would force that layout into the same
   // task as the first drawing, the heaviest of all (the module's code runs for the first time).
