@@ -73,6 +73,10 @@ node_modules/.bin/esbuild www/style.css --minify --charset=utf8 --log-level=warn
 node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --define:PANELS_WITH_WORDS="$panels" \
   --external:./pkg/rvm_lab.js --external:'./strings/*' --outfile=www/app.min.js
+# The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel first
+# has comparisons to run) is served minified as www/worker.min.js; it imports the same glue.
+node_modules/.bin/esbuild www/worker.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --external:./pkg/rvm_lab.js --outfile=www/worker.min.js
 # The example slide deck (www/deck.html) uses reveal.js from npm (pinned in package.json),
 # copied beside the page so the deck loads nothing from another host. Not part of the page.
 node scripts/reveal.mjs

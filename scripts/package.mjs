@@ -29,6 +29,7 @@ export const SITE = [
   'index.html',
   'boot.min.js',
   'app.min.js',
+  'worker.min.js',
   'style.min.css',
   'pkg',
   'strings',

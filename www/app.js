@@ -22,10 +22,11 @@ import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from '
 import { wireHost } from './host.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
-import { advance, nextTask, pause, play, restart, startWork, stepBack } from './player.js';
+import { advance, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
 import { ScormSession, findApi } from './scorm.js';
 import { StartupError, showStartupFailure } from './startup.js';
+import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';

@@ -41,3 +41,7 @@ export async function solverModule(build) {
   if (!response.ok) throw new StartupError('download', `${url.pathname}: ${response.status} ${response.statusText}`);
   return response;
 }
+
+/** The comparisons' worker script (worker.min.js, beside the page), which comparisons.js
+ *  starts when a panel first has comparisons to run. */
+export const workerUrl = () => new URL('./worker.min.js', import.meta.url);

@@ -19,13 +19,34 @@ export function fittingBuild() {
   return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE) ? 'simd' : 'scalar';
 }
 
+/** The compiled module the page runs, once it is loaded: what the comparisons' worker
+ *  starts from (the same build, compiled once). */
+let compiled = null;
+
+/** The compiled module the page runs (null before it is loaded). */
+export const solverCompiled = () => compiled;
+
 /** Fetches, compiles and starts the module (`build` 'simd' or 'scalar'; the fitting one by
  *  default). Rejects with a StartupError that says why it could not. */
 export async function loadModule(build = fittingBuild()) {
   if (typeof WebAssembly !== 'object') throw new StartupError('nowasm');
   try {
-    return await init({ module_or_path: await solverModule(build) });
+    compiled = await compile(await solverModule(build));
+    return await init({ module_or_path: compiled });
   } catch (error) {
     throw startupError(error);
+  }
+}
+
+/** Compiles the module as it streams in; from the whole download where the host does not
+ *  send it as application/wasm (which streaming compilation requires). */
+async function compile(response) {
+  const copy = response.clone();
+  try {
+    return await WebAssembly.compileStreaming(response);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    console.warn(`RVM Lab: the host sends the solver module as ${copy.headers.get('content-type')}, not application/wasm, so it is compiled once it is all in (${error.message})`);
+    return WebAssembly.compile(await copy.arrayBuffer());
   }
 }

@@ -35,3 +35,7 @@ export async function solverModule(build) {
   const wasm = new Blob([SOLVER_GZIP]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Response(wasm, { headers: { 'content-type': 'application/wasm' } });
 }
+
+/** No worker script: the single file loads nothing (its policy allows no worker either), so
+ *  the comparisons run in the page's slices. */
+export const workerUrl = () => null;

@@ -2,9 +2,11 @@
 // slider) and the background work some panels finish in slices, one per frame, with a
 // progress bar. Both move the panel only through its wasm handle.
 
+import { sendComparisons } from './comparisons.js';
 import { syncControls } from './controls.js';
 import { clearErrors } from './errors.js';
 import { $, state, t } from './state.js';
+import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
 import { drawNow, renderReports, schedule, show } from './view.js';
 import { call, readReport } from './wasm.js';
@@ -104,22 +106,13 @@ const REDRAW_MS = 100;
  *  render a frame between two slices (about 1.5 ms each). */
 const PROGRESS_MS = 100;
 
-/** Runs `task` as a new task after the ones queued now (sooner than setTimeout's 4 ms). */
-export const nextTask = (() => {
-  const channel = new MessageChannel();
-  const queue = [];
-  channel.port1.onmessage = () => queue.shift()?.();
-  return (task) => {
-    queue.push(task);
-    channel.port2.postMessage(null);
-  };
-})();
-
 /** Runs `task` as a task after the next frame (the chart drawn by then). */
 const afterFrame = (task) => requestAnimationFrame(() => nextTask(task));
 
 export function startWork() {
   if (state.working || state.dead) return;
+  // Comparisons go to the worker before a step of theirs is taken here.
+  sendComparisons();
   // The report just shown says whether work is left (done < total).
   const left = state.report?.work;
   if (!left || left[0] >= left[1]) return;
@@ -139,6 +132,8 @@ export function startWork() {
     } catch {
       more = false;
     }
+    // Comparisons a slice set up go to the worker before the next.
+    sendComparisons();
     const wasWaiting = waiting;
     ({ progress, waiting } = call(() => state.lab.workProgress()));
     const arrived = wasWaiting && !waiting;
@@ -165,11 +160,13 @@ export function startWork() {
 }
 
 /** Shows where the work stands, `progress` from `Lab.workProgress()` (only that: the whole
- *  report is read when the chart is drawn). */
-function renderWork(more, progress) {
+ *  report is read when the chart is drawn): `more` while the slices have more to do, and
+ *  while the worker's part is not done (progress short of its total). */
+export function renderWork(more, progress) {
+  const left = more || (progress ? progress[0] < progress[1] : false);
   const box = $('#working');
-  box.hidden = !more || !progress;
-  document.body.dataset.working = more ? '1' : '0';
+  box.hidden = !left || !progress;
+  document.body.dataset.working = left ? '1' : '0';
   if (progress) {
     const bar = $('#work-progress');
     bar.max = Math.max(progress[1], 1);

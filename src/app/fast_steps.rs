@@ -5,7 +5,7 @@
 
 use plotters::prelude::*;
 
-use super::background::Background;
+use super::background::Outcome;
 use super::replay::Checkpointed;
 use super::report::{Cell, Message, Sentence, Table, Word};
 use super::scene::LambdaCurve;
@@ -14,8 +14,8 @@ use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::lambda::LambdaChart;
 use crate::plot::{Chart, Labels, LegendEntry, Mark, dashed, drawing_error, line, palette, px};
 use crate::rvm::sparsity::SparsityQuality;
-use crate::rvm::{Action, Event, RelevanceModel};
-use crate::solver::{Solver, Status, Termination};
+use crate::rvm::{Action, Event};
+use crate::solver::Solver;
 
 /// What the page says of the fast run's recording: that a step failed after the first slice
 /// (the steps before it stay), or that the run ended unconverged after `max_steps`.
@@ -187,25 +187,20 @@ pub fn events_table(events: &[Event], shown: usize) -> Table {
 }
 
 /// The table `key` comparing methods: the fast run (its events, run to the end in
-/// `elapsed_ms`) and the runs in the background, each named.
-pub fn methods_table<S: Solver + RelevanceModel>(
+/// `elapsed_ms`) and the comparisons, each named, that have a row (here or from a worker:
+/// the same numbers either way).
+pub fn methods_table(
     key: &'static str,
     events: &[Event],
     elapsed_ms: f64,
-    background: &[(&'static str, &Background<S>)],
+    comparisons: &[(&'static str, Outcome)],
 ) -> Table {
     let last = &events[events.len() - 1];
     let converged = if last.action == Action::Converged { "yes" } else { "no" };
     let fast = row("fast", events.len() - 1, elapsed_ms, last.log_ml, last.active, converged);
-    let others = background.iter().map(|(name, b)| {
-        let run = b.run();
-        let state = match run.status() {
-            Status::Terminated(Termination::Converged { .. }) => "yes",
-            Status::Terminated(Termination::Stalled { .. }) => "stalled",
-            _ if b.is_done() => "no",
-            _ => "running",
-        };
-        row(name, run.iterations(), b.elapsed_ms(), run.log_ml(), run.relevance_vectors(), state)
+    let others = comparisons.iter().filter_map(|(name, outcome)| {
+        let r = outcome.row?;
+        Some(row(name, r.steps, r.elapsed_ms, r.log_ml, r.relevant, r.verdict.label()))
     });
     Table {
         key,

@@ -12,7 +12,7 @@ use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::app::background::Background;
+use crate::app::background::{Background, Compared, Comparisons, Detachable, Outcome, fingerprint};
 use crate::app::fast_steps;
 use crate::app::plotted::{Plotted, Tabulate};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
@@ -40,7 +40,7 @@ pub struct GlmRun {
     /// Classic re-estimation, when asked for: set up in the background work (its first fit,
     /// with every basis function, is a Cholesky of order M per Newton step), after the fast
     /// run.
-    comparison: Option<Comparison>,
+    comparisons: Comparisons<Comparison>,
     /// Most steps of the fast run.
     max_steps: usize,
 }
@@ -48,43 +48,34 @@ pub struct GlmRun {
 /// The classic comparison: its first fit (every basis function in: the largest Hessian of
 /// the run) made in the background a piece at a time, then its sweeps.
 #[derive(Debug, Clone)]
-enum Comparison {
+pub enum Comparison {
     Starting(Box<ClassifierStart>),
     Running(Box<Background<ClassicRvmClassifier>>),
+    /// The first fit failed: the comparison is left out, as the fast run is the panel's.
+    LeftOut,
 }
 
-impl Comparison {
-    /// The run, once its first fit is made.
-    fn running(&self) -> Option<&Background<ClassicRvmClassifier>> {
+impl Compared for Comparison {
+    /// Works on the first fit, then the sweeps, within `budget`.
+    fn work(&mut self, budget: &mut Budget) {
         match self {
-            Comparison::Running(run) => Some(run),
-            Comparison::Starting(..) => None,
+            Comparison::Starting(start) => match start.step_within(budget) {
+                Ok(None) => {}
+                Ok(Some(run)) => *self = Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS))),
+                Err(_) => *self = Comparison::LeftOut,
+            },
+            Comparison::Running(run) => run.work(budget, |_| {}),
+            Comparison::LeftOut => {}
         }
     }
 
-    /// Sweeps done and in all, for the progress bar (none done while waiting).
-    fn progress(&self) -> (usize, usize) {
-        self.running().map_or((0, CLASSIC_SWEEPS), |run| run.progress())
-    }
-
-    /// Whether it has nothing left to do.
-    fn is_done(&self) -> bool {
-        self.running().is_some_and(|run| run.is_done())
-    }
-
-    /// Works on the first fit, then the sweeps, within `budget`; `None` once the first fit
-    /// failed (the comparison is then left out, as the fast run is the panel's).
-    fn work(self, budget: &mut Budget) -> Option<Self> {
+    /// No row while the first fit is made (none done of the sweeps) or once it failed
+    /// (nothing left to do).
+    fn outcome(&self) -> Outcome {
         match self {
-            Comparison::Starting(mut start) => match start.step_within(budget) {
-                Ok(None) => Some(Comparison::Starting(start)),
-                Ok(Some(run)) => Some(Comparison::Running(Box::new(Background::new(run, CLASSIC_SWEEPS)))),
-                Err(_) => None,
-            },
-            Comparison::Running(mut run) => {
-                run.work(budget, |_| {});
-                Some(Comparison::Running(run))
-            }
+            Comparison::Starting(_) => Outcome { progress: (0, CLASSIC_SWEEPS), row: None, failure: None },
+            Comparison::Running(run) => run.outcome(),
+            Comparison::LeftOut => Outcome { progress: (0, 0), row: None, failure: None },
         }
     }
 }
@@ -109,12 +100,19 @@ impl GlmRun {
         let problem = Arc::new(Problem::new(phi, t)?);
         let fast = FastRvmClassifier::with_likelihood(likelihood, problem, options)?;
         let run = Checkpointed::start(fast, &mut Budget::units(FIRST_SLICE))?;
-        let comparison = copy
-            .and_then(|(phi, t)| {
-                ClassifierStart::with_likelihood(likelihood, phi, t, ClassifierSettings::default()).ok()
-            })
-            .map(|start| Comparison::Starting(Box::new(start)));
-        Ok(Self { replay: Replay::new(run, Some(FRAME_KEY), frame), comparison, max_steps: options.max_steps })
+        let comparisons = match copy {
+            Some((phi, t)) => {
+                let settings = ClassifierSettings::default();
+                let ClassifierSettings { initial_alpha, tolerance, max_sweeps } = settings;
+                let numbers = [likelihood as u8 as f64, initial_alpha, tolerance, max_sweeps as f64];
+                let print = fingerprint(&phi, &t, &numbers);
+                let start = ClassifierStart::with_likelihood(likelihood, phi, t, settings);
+                let comparison = start.map_or(Comparison::LeftOut, |start| Comparison::Starting(Box::new(start)));
+                Comparisons::new(vec![("classic", comparison)], print)
+            }
+            None => Comparisons::default(),
+        };
+        Ok(Self { replay: Replay::new(run, Some(FRAME_KEY), frame), comparisons, max_steps: options.max_steps })
     }
 
     /// The run at the step shown.
@@ -223,12 +221,10 @@ impl GlmRun {
 
     /// The event log and the table `methods` comparing the fast run with the classic one.
     fn tables(&self, methods: &'static str) -> Vec<Table> {
-        let background: Vec<_> =
-            self.comparison.iter().filter_map(Comparison::running).map(|c| ("classic", c)).collect();
         let elapsed = self.replay.frames().elapsed_ms();
         vec![
             fast_steps::events_table(self.events(), self.shown()),
-            fast_steps::methods_table(methods, self.events(), elapsed, &background),
+            fast_steps::methods_table(methods, self.events(), elapsed, &self.comparisons.outcomes()),
         ]
     }
 
@@ -239,8 +235,8 @@ impl GlmRun {
         if let Some(max) = skipped_above {
             messages.push(Message::info("classic-skipped", [("max", max.to_string())]));
         }
-        if let Some(error) = self.comparison.as_ref().and_then(Comparison::running).and_then(Background::failure) {
-            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
+        if let Some(reason) = self.comparisons.outcomes().into_iter().find_map(|(_, c)| c.failure) {
+            messages.push(Message::warning("comparison-failed", [("reason", reason)]));
         }
         messages.extend(fast_steps::run_messages(self.replay.frames(), self.max_steps));
         messages
@@ -251,22 +247,21 @@ impl GlmRun {
     /// remains.
     pub fn work(&mut self, budget: &mut Budget) -> bool {
         if self.replay.record_more(budget) {
-            return self.replay.frames().is_growing() || self.comparison.as_ref().is_some_and(|c| !c.is_done());
+            return self.replay.frames().is_growing() || self.comparisons.left_here();
         }
-        self.comparison = self.comparison.take().and_then(|c| c.work(budget));
-        self.comparison.as_ref().is_some_and(|c| !c.is_done())
+        self.comparisons.work(budget)
     }
 
     /// Steps recorded and sweeps done, and in all, for the progress bar; `None` once the
     /// fast run alone is done.
     pub fn work_progress(&self) -> Option<(usize, usize)> {
         let fast = self.replay.frames().progress(self.max_steps);
-        match &self.comparison {
-            Some(comparison) => {
-                let (done, all) = comparison.progress();
-                Some((fast.0 + done, fast.1 + all))
-            }
-            None => (fast.0 < fast.1).then_some(fast),
-        }
+        let (done, all) = self.comparisons.progress();
+        (fast.0 < fast.1 || all > 0).then_some((fast.0 + done, fast.1 + all))
+    }
+
+    /// The classic comparison, which may run elsewhere.
+    pub fn comparisons(&mut self) -> &mut dyn Detachable {
+        &mut self.comparisons
     }
 }

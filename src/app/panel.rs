@@ -12,6 +12,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::background::{Detachable, Outcome};
 use super::editing::PointEdit;
 use super::params::{Notice, ParamSpec};
 use super::plotted::Plotted;
@@ -163,6 +164,12 @@ pub trait Panel: Sized + 'static {
     fn work_progress(&self) -> Option<(usize, usize)> {
         None
     }
+
+    /// The comparisons run beside the panel's own (part of [`Panel::work`]), which may run
+    /// elsewhere instead — the page's worker — if the panel has any now.
+    fn comparisons(&mut self) -> Option<&mut dyn Detachable> {
+        None
+    }
 }
 
 /// What a change may do to a panel's settings, seen through an object-safe face (the
@@ -244,6 +251,8 @@ pub struct Live<P: Panel> {
     /// The refused result that stopped the background work, if one did: the panel is then
     /// as the last change left it, and says why its work stopped.
     halted: Option<Error>,
+    /// Whether the panel's comparisons run elsewhere (the page's worker), not in its work.
+    elsewhere: bool,
 }
 
 impl<P: Panel> Live<P> {
@@ -252,7 +261,8 @@ impl<P: Panel> Live<P> {
     /// # Errors
     /// Whatever [`Panel::compute`] refuses.
     pub fn with_settings(settings: P::Settings) -> Result<Self> {
-        Ok(Self { panel: Self::compute(&settings)?, settings, grab: None, changed: false, halted: None })
+        let panel = Self::compute(&settings)?;
+        Ok(Self { panel, settings, grab: None, changed: false, halted: None, elsewhere: false })
     }
 
     /// The panel with its default settings.
@@ -528,6 +538,18 @@ pub trait PanelModel {
     /// Continues the work left over from the last change within `budget`; `true` while
     /// more remains.
     fn work(&mut self, budget: Budget) -> bool;
+    /// From now on the panel's comparisons run elsewhere (`true`: the page's worker), or
+    /// here again in its work (`false`: the worker failed).
+    fn run_comparisons_elsewhere(&mut self, on: bool);
+    /// The comparisons run beside the panel's own, if it has any now: the fingerprint of
+    /// their inputs, each one's outcome, and whether they run elsewhere.
+    fn comparisons(&mut self) -> Option<(u64, Vec<Outcome>, bool)>;
+    /// Takes `outcomes` computed elsewhere on inputs with `fingerprint`; `false` if they are
+    /// not for the comparisons the panel has now (they are then ignored).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] if they would show a number that is NaN or ±∞ (nothing taken).
+    fn adopt_comparisons(&mut self, fingerprint: u64, outcomes: Vec<Outcome>) -> Result<bool>;
     /// Where that work stands, [`Report::work`] alone (the progress bar after each slice
     /// reads only this), and whether the frame asked for is still to come.
     fn work_progress(&self) -> (Option<(usize, usize)>, bool);
@@ -643,8 +665,12 @@ impl<P: Panel> PanelModel for Live<P> {
         if self.halted.is_some() {
             return false;
         }
+        // Comparisons that are to run elsewhere are sent off before a step of theirs is
+        // taken here (those a slice sets up, after it).
+        self.detach_comparisons();
         // The frame setting stays the one asked for while the work catches up with it.
         let more = self.panel.work(&mut budget);
+        self.detach_comparisons();
         // Each slice's report is checked (its readouts and tables, which the work fills: a
         // few microseconds); what the charts plot, a pass over every curve and map (up to
         // 0.7 ms a slice on the classification panel, a third of its script on a phone), once
@@ -662,6 +688,26 @@ impl<P: Panel> PanelModel for Live<P> {
                 false
             }
         }
+    }
+
+    fn run_comparisons_elsewhere(&mut self, on: bool) {
+        self.elsewhere = on;
+        send_elsewhere(self.panel.comparisons(), on);
+    }
+
+    fn comparisons(&mut self) -> Option<(u64, Vec<Outcome>, bool)> {
+        let comparisons = self.panel.comparisons()?;
+        Some((comparisons.fingerprint(), comparisons.outcomes(), comparisons.is_elsewhere()))
+    }
+
+    fn adopt_comparisons(&mut self, fingerprint: u64, outcomes: Vec<Outcome>) -> Result<bool> {
+        let Some(before) = self.panel.comparisons().and_then(|c| c.adopt(fingerprint, outcomes)) else {
+            return Ok(false);
+        };
+        // The one check of a result before it is shown: outcomes from elsewhere too.
+        let checked = ensure_shown_finite(&self.panel.report(), &[]);
+        restore_if_refused(self.panel.comparisons(), checked, fingerprint, before)?;
+        Ok(true)
     }
 
     fn work_progress(&self) -> (Option<(usize, usize)>, bool) {
@@ -695,6 +741,43 @@ impl<P: Panel> PanelModel for Live<P> {
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         Live::draw(self, root, scale, labels)
     }
+}
+
+impl<P: Panel> Live<P> {
+    /// Sends the panel's comparisons elsewhere, if they are to run there.
+    fn detach_comparisons(&mut self) {
+        if self.elsewhere {
+            send_elsewhere(self.panel.comparisons(), true);
+        }
+    }
+}
+
+/// Lets `comparisons` run elsewhere (`on`) or here again (not generic, like the two below:
+/// compiled once rather than once per panel).
+fn send_elsewhere(comparisons: Option<&mut dyn Detachable>, on: bool) {
+    match comparisons {
+        Some(comparisons) if on => comparisons.detach(),
+        Some(comparisons) => comparisons.attach(),
+        None => {}
+    }
+}
+
+/// Puts back the outcomes `before` an adoption whose result the check refused.
+///
+/// # Errors
+/// The refusal.
+fn restore_if_refused(
+    comparisons: Option<&mut dyn Detachable>,
+    checked: Result<()>,
+    fingerprint: u64,
+    before: Vec<Outcome>,
+) -> Result<()> {
+    if checked.is_err()
+        && let Some(comparisons) = comparisons
+    {
+        comparisons.adopt(fingerprint, before);
+    }
+    checked
 }
 
 /// `report` with a warning of the refused result that `halted` its background work, if any

@@ -13,6 +13,7 @@ use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::prelude::*;
 use web_sys::HtmlCanvasElement;
 
+use crate::app::background::{Outcome, decode_outcomes, encode_outcomes};
 use crate::app::editing::{Editor, PointEdit};
 use crate::app::lesson::LessonAction;
 use crate::app::{Notice, PanelModel, open_panel};
@@ -328,6 +329,46 @@ impl Lab {
     /// slices between frames.
     pub fn work(&mut self, ms: f64) -> bool {
         self.panel.work(Budget::millis(ms))
+    }
+
+    /// From now on the panel's comparisons (classic and EM beside the fast RVM, the classic
+    /// sweeps beside the classifiers) are left to the page's worker (`true`), or run in
+    /// [`Lab::work`]'s slices again (`false`, the default: no worker, or it failed).
+    #[wasm_bindgen(js_name = runComparisonsElsewhere)]
+    pub fn run_comparisons_elsewhere(&mut self, on: bool) {
+        self.panel.run_comparisons_elsewhere(on);
+    }
+
+    /// The comparisons the panel has now, or undefined: `{fingerprint, numbers, failures,
+    /// done, elsewhere}` — the fingerprint of their inputs (a number), their outcomes as a
+    /// `Float64Array` and their failures (a line each, "" for none) as the worker sends them to
+    /// [`Lab::adopt_comparisons`], whether they are all done, and whether they run elsewhere.
+    pub fn comparisons(&mut self) -> JsValue {
+        let Some((fingerprint, outcomes, elsewhere)) = self.panel.comparisons() else {
+            return JsValue::UNDEFINED;
+        };
+        let done = outcomes.iter().all(Outcome::is_done);
+        let (numbers, failures) = encode_outcomes(&outcomes);
+        let object = js_sys::Object::new();
+        set_property(&object, "fingerprint", &(fingerprint as f64).to_js());
+        set_property(&object, "numbers", &js_sys::Float64Array::from(numbers.as_slice()));
+        set_property(&object, "failures", &failures.to_js());
+        set_property(&object, "done", &done.to_js());
+        set_property(&object, "elsewhere", &elsewhere.to_js());
+        object.into()
+    }
+
+    /// Takes the comparisons' outcomes computed in the worker on inputs with `fingerprint`
+    /// (from its [`Lab::comparisons`]); `false` if they are not for the comparisons this
+    /// panel has now (a change came meanwhile).
+    ///
+    /// # Errors
+    /// A JS `Error` if they are not outcomes, or would show NaN or ±∞; nothing is taken.
+    #[wasm_bindgen(js_name = adoptComparisons)]
+    pub fn adopt_comparisons(&mut self, fingerprint: f64, numbers: &[f64], failures: &str) -> Result<bool, JsValue> {
+        let outcomes = js_result(decode_outcomes(numbers, failures))?;
+        // A fingerprint has 53 bits: a whole number the page holds exactly.
+        js_result(self.panel.adopt_comparisons(fingerprint as u64, outcomes))
     }
 
     /// Where the work left over stands, `{progress: [done, total] | undefined, waiting}`:

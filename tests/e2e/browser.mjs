@@ -45,13 +45,9 @@ export async function start({ base = '/', root = ROOT } = {}) {
   };
 }
 
-/**
- * Opens `query` on a fresh page and waits until the panel has drawn; returns the page
- * with `requests` (every URL asked for) and `consoleErrors`.
- */
-export async function open(env, query = '', { viewport = { width: 1100, height: 800 } } = {}) {
-  const context = await env.browser.newContext({ viewport });
-  const page = await context.newPage();
+/** `page`, keeping every URL it asks for (`page.requests`) and its console errors and
+ *  uncaught exceptions (`page.consoleErrors`). */
+export function watched(page) {
   page.requests = [];
   page.consoleErrors = [];
   page.on('request', (request) => page.requests.push(request.url()));
@@ -59,6 +55,16 @@ export async function open(env, query = '', { viewport = { width: 1100, height: 
     if (message.type() === 'error') page.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  return page;
+}
+
+/**
+ * Opens `query` on a fresh page and waits until the panel has drawn; returns the page
+ * with `requests` (every URL asked for) and `consoleErrors`.
+ */
+export async function open(env, query = '', { viewport = { width: 1100, height: 800 } } = {}) {
+  const context = await env.browser.newContext({ viewport });
+  const page = watched(await context.newPage());
   await page.goto(env.url + query);
   await page.waitForSelector('body[data-ready="1"]');
   await waitForDraws(page, 1);

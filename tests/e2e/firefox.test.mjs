@@ -78,6 +78,32 @@ describe('Firefox', () => {
     }
   });
 
+  test('the comparisons run in the worker, to the rows the page’s slices give', async () => {
+    const rows = (page) =>
+      page.evaluate(() => {
+        const table = window.rvmLab.state.lab.report().tables.find((t) => t.key.endsWith('methods'));
+        const time = table.columns.indexOf('time-ms');
+        return table.rows.map((row) => row.filter((_, i) => i !== time));
+      });
+    for (const query of ['?panel=fast-rvm', '?panel=classification']) {
+      const page = await open(query);
+      assert.equal(await page.evaluate(() => document.documentElement.dataset.comparisons), 'worker', query);
+      assert.equal(await page.evaluate(() => window.rvmLab.state.lab.comparisons().done), true);
+      const fromWorker = await rows(page);
+      assert.deepEqual(page.consoleErrors, [], query);
+      // The same panel with the comparisons taken back to the page's slices.
+      await page.evaluate(() => {
+        const { lab } = window.rvmLab.state;
+        lab.reset();
+        lab.runComparisonsElsewhere(false);
+        while (lab.work(1000));
+      });
+      assert.equal(await page.evaluate(() => window.rvmLab.state.lab.comparisons().elsewhere), false);
+      assert.deepEqual(await rows(page), fromWorker, query);
+      await page.close();
+    }
+  });
+
   test('a click on the plot adds a point', async () => {
     const page = await open('?panel=predictive');
     const point = await page.evaluate(() => {

@@ -138,8 +138,8 @@ describe('first paint', () => {
     await page.waitForSelector('body[data-ready="1"]');
     await waitForDraws(page, 1);
     assert.equal(served, 1);
-    // wasm-bindgen's glue tried instantiateStreaming, which refuses that type, then fell back.
-    assert.ok(warnings.some((w) => w.includes('instantiateStreaming')), warnings.join('\n'));
+    // The page tried compileStreaming, which refuses that type, then fell back, and says so.
+    assert.ok(warnings.some((w) => w.includes('not application/wasm')), warnings.join('\n'));
     assert.equal(await page.isVisible('#crash'), false);
     assert.deepEqual(errors, []);
     await context.close();

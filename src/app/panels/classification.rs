@@ -11,6 +11,7 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::app::background::Detachable;
 use crate::app::fast_steps::{self, action_colour};
 use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
@@ -222,6 +223,10 @@ impl Panel for ClassificationPanel {
 
     fn work_progress(&self) -> Option<(usize, usize)> {
         self.run.work_progress()
+    }
+
+    fn comparisons(&mut self) -> Option<&mut dyn Detachable> {
+        Some(self.run.comparisons())
     }
 }
 

@@ -16,7 +16,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::app::background::Background;
+use crate::app::background::{Background, Comparisons, Detachable, fingerprint};
 use crate::app::centres::{self, CENTRES_KEY, MovedCentres};
 use crate::app::fast_steps;
 use crate::app::lesson::HIGHLIGHT_KEY;
@@ -247,7 +247,7 @@ enum Run {
 struct Recording {
     replay: Replay<Checkpointed<FastRvm>>,
     /// Classic and EM, when N ≤ [`COMPARE_MAX_N`].
-    comparisons: Vec<(&'static str, Background<ClassicRvm>)>,
+    comparisons: Comparisons<Background<ClassicRvm>>,
     /// The reason classic or EM could not start, if one could not.
     comparison_error: Option<Error>,
 }
@@ -278,7 +278,8 @@ impl FastStart {
         budget.spend(problem.n() * problem.m() / MULTIPLY_ADDS_PER_UNIT + 1);
         let run = Checkpointed::start(FastRvm::new(problem.clone(), self.options)?, budget)?;
         let replay = Replay::new(run, Some(FRAME_KEY), frame);
-        let (mut comparisons, mut comparison_error) = (vec![], None);
+        let (mut runs, mut comparison_error) = (vec![], None);
+        let mut inputs = vec![];
         if self.compare {
             let em_sweeps = (EM_WORK / problem.m().saturating_pow(3)).clamp(1, EM_SWEEPS);
             let methods = [("classic", Rule::MacKay, CLASSIC_SWEEPS, 0.0), ("em", Rule::Em, em_sweeps, EM_MIN_GAIN)];
@@ -290,12 +291,16 @@ impl FastStart {
                     min_gain,
                     ..ClassicSettings::with_rule(rule)
                 };
+                let ClassicSettings { rule, estimate_noise, beta, tolerance, max_sweeps, min_gain } = classic;
+                let numbers = [rule as u8 as f64, f64::from(u8::from(estimate_noise)), beta.unwrap_or(f64::NAN)];
+                inputs.extend(numbers.into_iter().chain([tolerance, max_sweeps as f64, min_gain]));
                 match ClassicRvm::new(problem.clone(), classic) {
-                    Ok(run) => comparisons.push((name, Background::new(run, max_sweeps))),
+                    Ok(run) => runs.push((name, Background::new(run, max_sweeps))),
                     Err(error) => comparison_error = Some(error),
                 }
             }
         }
+        let comparisons = Comparisons::new(runs, fingerprint(problem.design(), problem.targets(), &inputs));
         Ok(Some(Recording { replay, comparisons, comparison_error }))
     }
 }
@@ -491,10 +496,10 @@ impl FastRvmPanel {
     }
 
     /// The reason classic or EM could not run, if one could not.
-    fn comparison_failure(&self) -> Option<&Error> {
+    fn comparison_failure(&self) -> Option<String> {
         let recording = self.recording()?;
-        let failed = || recording.comparisons.iter().find_map(|(_, c)| c.failure());
-        recording.comparison_error.as_ref().or_else(failed)
+        let failed = || recording.comparisons.outcomes().into_iter().find_map(|(_, c)| c.failure);
+        recording.comparison_error.as_ref().map(ToString::to_string).or_else(failed)
     }
 }
 
@@ -640,10 +645,10 @@ impl Panel for FastRvmPanel {
             Readout { key: "true-noise-sd", value: self.noise },
             Readout { key: "steps-to-converge", value: replay.position().1 as f64 },
         ];
-        let background: Vec<_> = recording.comparisons.iter().map(|(name, c)| (*name, c)).collect();
-        let methods = fast_steps::methods_table("methods", self.events(), replay.frames().elapsed_ms(), &background);
-        if let Some(error) = self.comparison_failure() {
-            messages.push(Message::warning("comparison-failed", [("reason", error.to_string())]));
+        let outcomes = recording.comparisons.outcomes();
+        let methods = fast_steps::methods_table("methods", self.events(), replay.frames().elapsed_ms(), &outcomes);
+        if let Some(reason) = self.comparison_failure() {
+            messages.push(Message::warning("comparison-failed", [("reason", reason)]));
         }
         messages.extend(fast_steps::run_messages(replay.frames(), MAX_STEPS));
         Report {
@@ -708,26 +713,20 @@ impl Panel for FastRvmPanel {
                 Err(error) => Run::Failed(error),
             };
             // When the step asked for is recorded, the slice ends here, so that the page
-            // draws it before the rest of the run is recorded.
+            // draws it before the rest of the run is recorded; and when comparisons were set
+            // up, so that they can be sent elsewhere before a step of theirs is taken here.
             let shown = matches!(&self.run, Run::Recording(recording) if !recording.replay.waiting());
-            if shown || !budget.allows() {
+            let compared = matches!(&self.run, Run::Recording(recording) if !recording.comparisons.is_done());
+            if shown || compared || !budget.allows() {
                 return matches!(self.run, Run::Recording(_));
             }
         }
         let Run::Recording(recording) = &mut self.run else { return false };
         let Recording { replay, comparisons, .. } = recording.as_mut();
         if replay.record_more(budget) {
-            return replay.frames().is_growing() || comparisons.iter().any(|(_, c)| !c.is_done());
+            return replay.frames().is_growing() || comparisons.left_here();
         }
-        for (_, comparison) in comparisons.iter_mut() {
-            if !comparison.is_done() {
-                comparison.work(budget, |_| {});
-            }
-            if !budget.allows() {
-                break;
-            }
-        }
-        comparisons.iter().any(|(_, c)| !c.is_done())
+        comparisons.work(budget)
     }
 
     /// The design's bands while it is filled; then the steps recorded and the comparisons'
@@ -739,11 +738,15 @@ impl Panel for FastRvmPanel {
             Run::Failed(_) => return None,
         };
         let fast = recording.replay.frames().progress(MAX_STEPS);
-        if recording.comparisons.is_empty() && fast.0 == fast.1 {
-            return None;
+        let (done, all) = recording.comparisons.progress();
+        (fast.0 < fast.1 || all > 0).then_some((fast.0 + done, fast.1 + all))
+    }
+
+    fn comparisons(&mut self) -> Option<&mut dyn Detachable> {
+        match &mut self.run {
+            Run::Recording(recording) => Some(&mut recording.comparisons),
+            _ => None,
         }
-        let progress = recording.comparisons.iter().map(|(_, c)| c.progress());
-        Some(progress.fold(fast, |(done, all), (d, a)| (done + d, all + a)))
     }
 }
 

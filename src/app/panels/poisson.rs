@@ -10,6 +10,7 @@ use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::app::background::Detachable;
 use crate::app::fast_steps;
 use crate::app::glm_run::GlmRun;
 use crate::app::panel::{Layout, Panel};
@@ -262,5 +263,9 @@ impl Panel for PoissonPanel {
 
     fn work_progress(&self) -> Option<(usize, usize)> {
         self.run.work_progress()
+    }
+
+    fn comparisons(&mut self) -> Option<&mut dyn Detachable> {
+        Some(self.run.comparisons())
     }
 }

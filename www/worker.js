@@ -1,0 +1,96 @@
+// The comparisons' worker (www/comparisons.js starts it): the classic and EM runs beside the
+// fast RVM, and the classic sweeps beside the classifiers, off the page's main thread. It runs
+// the page's own compiled module, sent to it once, so its numbers are the page's to the bit.
+//
+// A job is a panel and its state as URL query pairs, the permalink's: the worker opens that
+// panel, works it to its end in slices, and sends back the comparisons' outcomes
+// (`Lab.comparisons()`) as they stand every REPORT_MS and when they are done. A newer job
+// takes the place of the one under way at the end of its slice.
+//
+// Messages in:  {module: WebAssembly.Module}, then {id, panel, pairs, fingerprint}.
+// Messages out: {ready: true} | {failed: reason} | {id, fingerprint, numbers, failures, done}.
+
+import init, { Lab } from './pkg/rvm_lab.js';
+import { nextTask } from './tasks.js';
+
+/** A slice of work, in ms: how long a newer job waits at most. */
+const SLICE_MS = 50;
+/** The outcomes so far go to the page at most this often (the table's rows follow). */
+const REPORT_MS = 100;
+
+/** The module started, or the reason it could not be. */
+let ready = null;
+/** The newest job's id: an older one stops at the end of its slice. */
+let newest = 0;
+
+self.onmessage = async ({ data }) => {
+  if (data.module) {
+    ready = init({ module_or_path: data.module });
+    try {
+      await ready;
+      postMessage({ ready: true });
+    } catch (error) {
+      postMessage({ failed: `the module did not start: ${error?.message ?? error}` });
+    }
+    return;
+  }
+  newest = data.id;
+  try {
+    await ready;
+  } catch {
+    return;
+  }
+  if (data.id === newest) run(data);
+};
+
+/** Works job `id` (panel `panel` in the state `pairs`) to its end, a slice at a time, and
+ *  sends its comparisons' outcomes, which must be those of `fingerprint`. */
+function run({ id, panel, pairs, fingerprint }) {
+  let lab;
+  try {
+    lab = new Lab(panel);
+    lab.applyQuery(pairs);
+    lab.runComparisonsElsewhere(false);
+  } catch (error) {
+    lab?.free();
+    postMessage({ failed: `the panel did not open: ${error?.message ?? error}` });
+    return;
+  }
+  let sent = performance.now();
+  const slice = () => {
+    if (id !== newest) {
+      lab.free();
+      return;
+    }
+    let more;
+    let comparisons;
+    try {
+      more = lab.work(SLICE_MS);
+      comparisons = lab.comparisons();
+    } catch (error) {
+      lab.free();
+      postMessage({ failed: `the work stopped: ${error?.message ?? error}` });
+      return;
+    }
+    const done = !more;
+    if (comparisons && comparisons.fingerprint !== fingerprint) {
+      // The permalink's state is not the page's: its outcomes would be another run's.
+      lab.free();
+      postMessage({ failed: `the comparisons' inputs differ (${comparisons.fingerprint}, not ${fingerprint})` });
+      return;
+    }
+    const now = performance.now();
+    if (comparisons && (done || now - sent >= REPORT_MS)) {
+      sent = now;
+      const { numbers, failures } = comparisons;
+      postMessage({ id, fingerprint, numbers, failures, done: comparisons.done }, [numbers.buffer]);
+    }
+    if (done) {
+      if (!comparisons) postMessage({ failed: `${panel} has no comparisons in this state` });
+      lab.free();
+    } else {
+      nextTask(slice);
+    }
+  };
+  slice();
+}
