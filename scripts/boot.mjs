@@ -8,7 +8,10 @@
 //                      each panel's name and introduction (its chart's label, read by a screen
 //                      reader once there is a chart, comes with the strings) — so that a panel
 //                      in English shows its text with the HTML, before the module and the
-//                      strings.
+//                      strings;
+//   BUILT_LESSONS      the lessons lessons/index.json lists, whose files (and the index) it
+//                      asks for beside the module when the URL names one, so that a lesson's
+//                      band shows as soon as the page's words are in.
 // Run by scripts/build.sh; scripts/single.mjs builds its own, without the words.
 
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -48,7 +51,8 @@ async function shellWords(panels) {
  */
 export async function bootScript({ words = true } = {}) {
   const panels = panelsWithWords();
-  const define = { PANELS_WITH_WORDS: JSON.stringify(panels) };
+  const lessons = JSON.parse(readFileSync(new URL('lessons/index.json', www), 'utf8')).map((lesson) => lesson.id);
+  const define = { PANELS_WITH_WORDS: JSON.stringify(panels), BUILT_LESSONS: JSON.stringify(lessons) };
   if (words) define.SHELL_WORDS = JSON.stringify(await shellWords(panels));
   const result = await build({
     entryPoints: [fileURLToPath(new URL('boot.js', www))],

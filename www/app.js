@@ -20,6 +20,7 @@ import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
 import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
 import { wireHost } from './host.js';
+import { loadLesson, shownStep } from './lesson.js';
 import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
@@ -179,6 +180,20 @@ function wireEvents() {
   watchScale();
 }
 
+/**
+ * Lesson `id` at step `asked` (1-based text; the first if absent, the nearest if out of
+ * range) as `state.lesson` holds it, read beside the module and checked against the panels
+ * the build knows; null if it cannot be (the module then reads it and says why).
+ */
+async function earlyLesson(id, asked) {
+  try {
+    const data = await loadLesson(id, KNOWN_PANELS);
+    return { id, data, index: shownStep(Number(asked ?? 1) - 1, data.steps.length) };
+  } catch {
+    return null;
+  }
+}
+
 async function main() {
   // boot.js starts this module while the page is still being read.
   if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
@@ -192,9 +207,13 @@ async function main() {
   const named = query.get('panel');
   if (named) document.documentElement.dataset.panel = named;
   document.body.classList.toggle('embed', query.get('embed') === '1');
-  // A lesson's band comes with the lesson file, after the module: the page shows then, whole.
+  // A lesson's band comes with the lesson file, which loads beside the module: the page shows
+  // once it is in, with the band and the step's panel (its chart box, its words). Where the
+  // build cannot check the lesson's panels, or an LMS says where the student left off, the
+  // page waits for the module and shows then, whole.
   // A lesson's own single file (an LMS package, scripts/package.mjs) opens it by default.
   const lessonId = query.get('lesson') ?? (query.has('panel') ? null : (document.documentElement.dataset.lesson ?? null));
+  const early = lessonId && KNOWN_PANELS && (query.has('step') || !findApi()) ? earlyLesson(lessonId, query.get('step')) : null;
   const reveal = () => document.documentElement.classList.remove('no-words');
   // The panel's own words load beside the language's when the build knows the name as a
   // panel's; otherwise they follow, once the language's strings say which panel opens (a
@@ -206,10 +225,19 @@ async function main() {
   const shell = loadLanguage(asked).then(async () => {
     state.lang = asked;
     if (`panel.${named}` in STRINGS[asked]) state.panel = named;
+    const lesson = await early;
+    if (lesson) {
+      state.panel = lesson.data.steps[lesson.index].panel;
+      document.documentElement.dataset.panel = state.panel;
+    }
     await loadPanelWords(asked, state.panel).catch(() => null);
     if (query.get('stage') === '1') setStage(true);
     applyWords();
-    if (!lessonId) reveal();
+    if (lesson && !state.lesson) {
+      state.lesson = lesson;
+      renderLesson();
+    }
+    if (!lessonId || lesson) reveal();
   });
   try {
     // The page's strings failing to load is a failed download too.
@@ -245,7 +273,8 @@ async function main() {
   pairs.push(...(await readFragment()));
   wireEvents();
   await yieldTask();
-  await openPanel(page.panel, pairs);
+  // A lesson shown early opens its step's panel itself (no other panel's chart box between).
+  if (!(await early)) await openPanel(page.panel, pairs);
   await fillLessonMenu();
   if (lessonId) {
     // In an LMS the lesson reports to it, and opens where the student left it.
@@ -253,6 +282,8 @@ async function main() {
     const step = query.get('step') ?? String(state.scorm?.resumeStep() ?? 1);
     await openLesson(lessonId, Number(step) - 1, step);
   }
+  // The lesson did not open after all (the module knows its panels better): the URL's panel.
+  if (!state.lab) await openPanel(page.panel, pairs);
   renderLesson();
   reveal();
   document.body.dataset.ready = '1';

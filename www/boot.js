@@ -177,6 +177,19 @@
     return;
   }
 
+  /** Asks for `path` (beside this script) ahead of its use: `rel` modulepreload, or preload
+   *  `as` fetch (as fetch() asks for it, so that the two requests are one). */
+  function preload(path, rel, as) {
+    var link = document.createElement('link');
+    link.rel = rel;
+    if (as) {
+      link.as = as;
+      link.crossOrigin = 'anonymous';
+    }
+    link.href = new URL(path, document.currentScript.src).href;
+    document.head.appendChild(link);
+  }
+
   // The page's modules: put in here rather than in the page, so that where they cannot load
   // (above) the browser never asks for them, and their failure has a message.
   var module = document.createElement('script');
@@ -200,11 +213,19 @@
   var words = ['strings/' + lang + '.js'];
   if (known.indexOf(panel) >= 0) words.push('strings/' + lang + '/' + panel + '.js');
   words.forEach(function (path) {
-    var link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = new URL(path, document.currentScript.src).href;
-    document.head.appendChild(link);
+    preload(path, 'modulepreload');
   });
+
+  // A lesson's file, and the index that lists it, load beside the module too: the page shows
+  // with the lesson's band as soon as its words and the file are in (app.js). Only lessons the
+  // build listed are asked for, so a name that is none asks the server for nothing.
+  var lessonId = first('lesson');
+  var lessons = typeof BUILT_LESSONS === 'undefined' ? [] : BUILT_LESSONS; // eslint-disable-line no-undef
+  if (lessons.indexOf(lessonId) >= 0) {
+    ['lessons/index.json', 'lessons/' + lessonId + '.json'].forEach(function (path) {
+      preload(path, 'preload', 'fetch');
+    });
+  }
 
   // A panel in English — the page as most readers first meet it — shows with the HTML: the
   // words of its shell are here (SHELL_WORDS, from strings/en.js and each panel's own words,

@@ -6,7 +6,7 @@
 
 import { syncControls } from './controls.js';
 import { errorMessage } from './i18n.js';
-import { LessonError, lessonIndex, loadLesson, stepForKey } from './lesson.js';
+import { LessonError, lessonIndex, loadLesson, shownStep, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
 import { startWork } from './player.js';
 import { $, state, t } from './state.js';
@@ -53,7 +53,7 @@ export async function openLesson(id, index, asked = String(index + 1)) {
   state.lesson = { id, data, index: 0 };
   $('#lesson-select').value = id;
   const count = data.steps.length;
-  const shown = Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : 0;
+  const shown = shownStep(index, count);
   if (shown !== index) notify({ text: ['notice.lesson-step', { value: asked, n: count, shown: shown + 1 }] });
   await showLessonStep(shown);
 }

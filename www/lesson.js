@@ -77,6 +77,9 @@ export function validateLesson(json, file, panels) {
 
 /** Reads lessons/`id`.json (beside the page; `id` must be listed in lessons/index.json) and
  *  validates it. */
+/** The lesson files' texts as read, by file (null for one that could not be). */
+const texts = new Map();
+
 export async function loadLesson(id, panels) {
   const file = `lessons/${id}.json`;
   // A lesson's name is a file name of letters, digits and hyphens: anything else (markup,
@@ -85,7 +88,10 @@ export async function loadLesson(id, panels) {
   // Nor is a name the index does not list: no request for a file that is not there.
   const listed = await lessonIndex().catch(() => []);
   if (!listed.some((lesson) => lesson.id === id)) throw new LessonError(file, 0, 'lesson', 'not-found');
-  const text = await lessonText(file);
+  // Read once per page: the page's start reads the file beside the module, and opens it again
+  // once the module is there.
+  if (!texts.has(file)) texts.set(file, lessonText(file).catch(() => null));
+  const text = await texts.get(file);
   if (text === null) throw new LessonError(file, 0, 'lesson', 'not-found');
   let json;
   try {
@@ -95,6 +101,10 @@ export async function loadLesson(id, panels) {
   }
   return validateLesson(json, file, panels);
 }
+
+/** The step shown for step `index` (0-based, as asked by the URL or an LMS) of a lesson of
+ *  `count` steps: the nearest one, or the first for an index that is not a whole number. */
+export const shownStep = (index, count) => (Number.isInteger(index) ? Math.min(Math.max(index, 0), count - 1) : 0);
 
 /** The lessons index.json lists, read once. */
 let index = null;
