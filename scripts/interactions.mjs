@@ -83,7 +83,7 @@ function measure(key) {
   });
 }
 
-const root = fileURLToPath(new URL('../www', import.meta.url));
+const root = process.env.ROOT ?? fileURLToPath(new URL('../www', import.meta.url));
 const { server, url } = await serve({ root, port: 0 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',

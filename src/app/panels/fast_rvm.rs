@@ -300,7 +300,12 @@ impl FastStart {
                 }
             }
         }
-        let comparisons = Comparisons::new(runs, fingerprint(problem.design(), problem.targets(), &inputs));
+        // (A fingerprint reads all of Φ: only for comparisons, N ≤ COMPARE_MAX_N.)
+        let comparisons = if self.compare {
+            Comparisons::new(runs, fingerprint(problem.design(), problem.targets(), &inputs))
+        } else {
+            Comparisons::default()
+        };
         Ok(Some(Recording { replay, comparisons, comparison_error }))
     }
 }
