@@ -14,10 +14,9 @@
 
 import { workerUrl } from './assets.js';
 import { solverCompiled } from './module.js';
-import { renderWork, startWork } from './player.js';
 import { showError } from './errors.js';
 import { state } from './state.js';
-import { renderReports } from './view.js';
+import { renderReports, renderWork } from './view.js';
 import { call, readReport } from './wasm.js';
 
 /** How many finished jobs' outcomes are kept, by fingerprint: a change and its undo, a
@@ -34,13 +33,17 @@ let jobs = 0;
 /** Finished outcomes by fingerprint: {numbers, failures}. */
 const finished = new Map();
 
+/** What starts the page's slices again (player.js's startWork), for a worker that fails. */
+let resumeSlices = () => {};
+
 /**
  * Sends the open panel's comparisons to the worker, if it has comparisons still to run and a
  * worker can take them: the panel stops stepping them itself, and the worker gets the job
  * unless it is working on the same inputs already. Called before and after each slice of the
- * page's work.
+ * page's work, with what starts those slices (should the worker fail, they take over).
  */
-export function sendComparisons() {
+export function sendComparisons(startSlices) {
+  resumeSlices = startSlices;
   if (!usable || state.dead || !state.lab) return;
   const comparisons = call(() => state.lab.comparisons());
   if (!comparisons || comparisons.done) return;
@@ -133,5 +136,5 @@ function fail(reason) {
   call(() => state.lab.runComparisonsElsewhere(false));
   // The work left, as the panel now counts it (the report shown may be older).
   readReport();
-  startWork();
+  resumeSlices();
 }

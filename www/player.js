@@ -8,7 +8,7 @@ import { clearErrors } from './errors.js';
 import { $, state, t } from './state.js';
 import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
-import { drawNow, renderReports, schedule, show } from './view.js';
+import { drawNow, renderReports, renderWork, schedule, show } from './view.js';
 import { call, readReport } from './wasm.js';
 
 /**
@@ -112,7 +112,7 @@ const afterFrame = (task) => requestAnimationFrame(() => nextTask(task));
 export function startWork() {
   if (state.working || state.dead) return;
   // Comparisons go to the worker before a step of theirs is taken here.
-  sendComparisons();
+  sendComparisons(startWork);
   // The report just shown says whether work is left (done < total).
   const left = state.report?.work;
   if (!left || left[0] >= left[1]) return;
@@ -133,7 +133,7 @@ export function startWork() {
       more = false;
     }
     // Comparisons a slice set up go to the worker before the next.
-    sendComparisons();
+    sendComparisons(startWork);
     const wasWaiting = waiting;
     ({ progress, waiting } = call(() => state.lab.workProgress()));
     const arrived = wasWaiting && !waiting;
@@ -159,17 +159,3 @@ export function startWork() {
   afterFrame(slice);
 }
 
-/** Shows where the work stands, `progress` from `Lab.workProgress()` (only that: the whole
- *  report is read when the chart is drawn): `more` while the slices have more to do, and
- *  while the worker's part is not done (progress short of its total). */
-export function renderWork(more, progress) {
-  const left = more || (progress ? progress[0] < progress[1] : false);
-  const box = $('#working');
-  box.hidden = !left || !progress;
-  document.body.dataset.working = left ? '1' : '0';
-  if (progress) {
-    const bar = $('#work-progress');
-    bar.max = Math.max(progress[1], 1);
-    bar.value = progress[0];
-  }
-}

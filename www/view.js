@@ -218,3 +218,17 @@ function renderMessages(messages) {
   }
 }
 
+/** Shows where the work stands, `progress` from `Lab.workProgress()` (only that: the whole
+ *  report is read when the chart is drawn): `more` while the slices have more to do, and
+ *  while the worker's part is not done (progress short of its total). */
+export function renderWork(more, progress) {
+  const left = more || (progress ? progress[0] < progress[1] : false);
+  const box = $('#working');
+  box.hidden = !left || !progress;
+  document.body.dataset.working = left ? '1' : '0';
+  if (progress) {
+    const bar = $('#work-progress');
+    bar.max = Math.max(progress[1], 1);
+    bar.value = progress[0];
+  }
+}

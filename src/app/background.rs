@@ -81,7 +81,7 @@ impl<S: Solver> Background<S> {
 }
 
 /// How a comparison stands, all its table row and progress bar show: the same numbers
-/// whether the run is stepped here or in a worker (whose outcomes [`Comparisons::adopt`]
+/// whether the run is stepped here or in a worker (whose outcomes [`Detachable::adopt`]
 /// takes), so that the row is the same to the bit either way (the time aside, which is the
 /// time the run took where it ran).
 #[derive(Debug, Clone, PartialEq)]
@@ -207,11 +207,6 @@ impl<C: Compared> Comparisons<C> {
             Some(adopted) => self.runs.iter().map(|(name, _)| *name).zip(adopted.iter().cloned()).collect(),
             None => self.runs.iter().map(|(name, run)| (*name, run.outcome())).collect(),
         }
-    }
-
-    /// The runs themselves, here.
-    pub fn runs(&self) -> impl Iterator<Item = &C> {
-        self.runs.iter().map(|(_, run)| run)
     }
 
     /// Whether every run has nothing left to do.

@@ -49,7 +49,9 @@ pub struct GlmRun {
 /// the run) made in the background a piece at a time, then its sweeps.
 #[derive(Debug, Clone)]
 pub enum Comparison {
+    /// Its first fit, being made.
     Starting(Box<ClassifierStart>),
+    /// Its sweeps.
     Running(Box<Background<ClassicRvmClassifier>>),
     /// The first fit failed: the comparison is left out, as the fast run is the panel's.
     LeftOut,
