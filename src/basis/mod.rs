@@ -496,16 +496,19 @@ pub const DESIGN_ENTRIES_PER_UNIT: usize = 64;
 /// that the N² / 2 exponentials of N = 2000 (tens of milliseconds in the browser) can be
 /// spread over frames. The kernel block is symmetric, so each exponential is taken once, by
 /// the table method of `exponential` (within 2 units in the last place of `f64::exp`, and
-/// 3–4 times faster in the browser, where the exponentials were 80% of the time). A band
-/// is filled in [`KERNEL_TILE`]-square tiles below the diagonal, each mirrored into its
-/// transpose at once, so that the mirrored writes (a stride of N apart) stay in the cache.
+/// 3–4 times faster in the browser, where the exponentials were 80% of the time): a band
+/// takes its entries on and below the diagonal, and copies those above it from the bands
+/// before, in [`KERNEL_TILE`]-square tiles so that the transposed reads stay in the cache.
+/// Φ's memory grows a band at a time, so that each slice touches only its band's pages
+/// (zeroing all 32 MB of N = 2000 at the first band was a 75–110 ms task on a phone).
 #[derive(Debug, Clone)]
 pub struct KernelDesignInSlices {
     x: Vec<f64>,
     /// −1/2s².
     scale: f64,
     offset: usize,
-    phi: DMatrix<f64>,
+    /// Φ's columns so far (column-major): the bias column, then the bands done.
+    data: Vec<f64>,
     /// The first column (of the kernel block) of the next band.
     next: usize,
     table: exponential::ExpTable,
@@ -533,7 +536,7 @@ impl KernelDesignInSlices {
             x: x.to_vec(),
             scale: -0.5 / (width * width),
             offset: usize::from(bias),
-            phi: DMatrix::zeros(0, 0),
+            data: vec![],
             next: 0,
             table: exponential::ExpTable::new(),
         })
@@ -550,25 +553,14 @@ impl KernelDesignInSlices {
         n * n / (2 * DESIGN_ENTRIES_PER_UNIT) + 1
     }
 
-    /// Φ's memory, with the bias column and the diagonal, exp(0), set to 1 (the bands fill
-    /// the rest): taken at the first band, not when the design is set up, since the pages of
-    /// a fresh 32 MB (N = 2000) take the browser milliseconds to hand over.
-    fn allocate(&mut self) {
-        let (n, offset) = (self.x.len(), self.offset);
-        let mut phi = DMatrix::from_vec(n, n + offset, vec![0.0; n * (n + offset)]);
-        phi.columns_mut(0, offset).fill(1.0);
-        for m in 0..n {
-            phi[(m, m + offset)] = 1.0;
-        }
-        self.phi = phi;
-    }
-
     /// Fills bands within `budget` (at least one; a unit per [`DESIGN_ENTRIES_PER_UNIT`]
-    /// entries); Φ once the last is done.
+    /// entries taken); Φ once the last is done.
     pub fn step_within(&mut self, budget: &mut Budget) -> Option<DMatrix<f64>> {
         let n = self.x.len();
-        if self.next == 0 && self.phi.nrows() == 0 {
-            self.allocate();
+        if self.next == 0 && self.data.is_empty() {
+            // Reserved, not touched: the browser hands the pages over as the bands fill them.
+            self.data.reserve_exact(n * (n + self.offset));
+            self.data.resize(n * self.offset, 1.0);
         }
         let mut first = true;
         while self.next < n && (first || budget.allows()) {
@@ -577,25 +569,46 @@ impl KernelDesignInSlices {
             budget.spend((n - self.next) * KERNEL_TILE / DESIGN_ENTRIES_PER_UNIT + 1);
             self.next += KERNEL_TILE;
         }
-        (self.next >= n).then(|| std::mem::replace(&mut self.phi, DMatrix::zeros(0, 0)))
+        (self.next >= n).then(|| DMatrix::from_vec(n, n + self.offset, std::mem::take(&mut self.data)))
     }
 
-    /// The band of columns `first_m` … `first_m` + [`KERNEL_TILE`] below the diagonal, and
-    /// its mirror.
+    /// The columns `first_m` … `first_m` + [`KERNEL_TILE`] of the kernel block, appended:
+    /// rows above the band copied from the bands before (the block is symmetric), the rest
+    /// taken.
     fn fill_band(&mut self, first_m: usize) {
         let (x, n, offset) = (&self.x, self.x.len(), self.offset);
-        // Column-major: entry (r, c) is at c·N + r, so (r, m + offset) and its mirror
-        // (m, r + offset) are at (m + offset)·N + r and (r + offset)·N + m.
-        let data = self.phi.as_mut_slice();
         let ms = first_m..(first_m + KERNEL_TILE).min(n);
-        for first_r in (first_m..n).step_by(KERNEL_TILE) {
+        // Column-major: entry (r, c) is at c·N + r; kernel column m is column m + offset.
+        let start = self.data.len();
+        self.data.resize(start + ms.len() * n, 0.0);
+        let data = self.data.as_mut_slice();
+        let at = |r: usize, m: usize| (m + offset) * n + r;
+        // Above the band: (r, m) = (m, r), in the columns of the bands before, a tile at a
+        // time.
+        for first_r in (0..first_m).step_by(KERNEL_TILE) {
+            for m in ms.clone() {
+                for r in first_r..first_r + KERNEL_TILE {
+                    data[at(r, m)] = data[at(m, r)];
+                }
+            }
+        }
+        // The band's own square: the diagonal, exp(0), and each entry below it, mirrored
+        // above.
+        for m in ms.clone() {
+            data[at(m, m)] = 1.0;
+            for r in m + 1..ms.end {
+                let value = self.table.exp(self.scale * (x[r] - x[m]).powi(2));
+                data[at(r, m)] = value;
+                data[at(m, r)] = value;
+            }
+        }
+        // Below the band.
+        for first_r in (ms.end..n).step_by(KERNEL_TILE) {
             let last_r = (first_r + KERNEL_TILE).min(n);
             for m in ms.clone() {
                 let xm = x[m];
-                for r in first_r.max(m + 1)..last_r {
-                    let value = self.table.exp(self.scale * (x[r] - xm).powi(2));
-                    data[(m + offset) * n + r] = value;
-                    data[(r + offset) * n + m] = value;
+                for r in first_r..last_r {
+                    data[at(r, m)] = self.table.exp(self.scale * (x[r] - xm).powi(2));
                 }
             }
         }

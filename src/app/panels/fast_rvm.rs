@@ -259,6 +259,9 @@ struct Recording {
 struct FastStart {
     design: Design,
     t: DVector<f64>,
+    /// The problem, once made: a slice that made it (a pass over the design, 32 MB at
+    /// N = 2000) ends there when it has spent its budget, and the next starts the run.
+    problem: Option<Arc<Problem>>,
     options: FastSettings,
     /// Whether classic and EM run beside it (N ≤ [`COMPARE_MAX_N`]).
     compare: bool,
@@ -272,10 +275,20 @@ impl FastStart {
     /// # Errors
     /// What [`Problem::new`], [`FastRvm::new`] and the first steps refuse.
     fn step_within(&mut self, budget: &mut Budget, frame: usize) -> Result<Option<Recording>> {
-        let Some(phi) = self.design.step_within(budget) else { return Ok(None) };
-        let t = std::mem::replace(&mut self.t, DVector::zeros(0));
-        let problem = Arc::new(Problem::new(phi, t)?);
-        budget.spend(problem.n() * problem.m() / MULTIPLY_ADDS_PER_UNIT + 1);
+        let problem = match self.problem.take() {
+            Some(problem) => problem,
+            None => {
+                let Some(phi) = self.design.step_within(budget) else { return Ok(None) };
+                let t = std::mem::replace(&mut self.t, DVector::zeros(0));
+                let problem = Arc::new(Problem::new(phi, t)?);
+                budget.spend(problem.n() * problem.m() / MULTIPLY_ADDS_PER_UNIT + 1);
+                if !budget.allows() {
+                    self.problem = Some(problem);
+                    return Ok(None);
+                }
+                problem
+            }
+        };
         let run = Checkpointed::start(FastRvm::new(problem.clone(), self.options)?, budget)?;
         let replay = Replay::new(run, Some(FRAME_KEY), frame);
         let (mut runs, mut comparison_error) = (vec![], None);
@@ -560,6 +573,7 @@ impl Panel for FastRvmPanel {
         let mut start = Box::new(FastStart {
             design,
             t: DVector::from_column_slice(&data.t),
+            problem: None,
             options,
             compare: data.x.len() <= COMPARE_MAX_N,
         });
