@@ -15,7 +15,9 @@
 // speed, where no task may pass 50 ms either (issue 33).
 //
 //   node scripts/interactions.mjs [--runs 3] [--panels fast-rvm,multiclass] [--warm] [--rates 1,4]
-//   (median of the runs for each panel; every panel unless --panels names some)
+//   (median of the runs for each panel; every panel unless --panels names some; ROOT=dir in
+//   the environment measures the built page in dir instead of www/, another build for a
+//   before/after on the same machine)
 //
 // Each run opens the page afresh, so the change measured is the page's first: it includes
 // the browser's first use of code and memory at that size (V8 runs a wasm function in its
