@@ -438,6 +438,20 @@ pub fn ensure_within(name: &'static str, value: f64, max: u64) -> Result<f64> {
     }
 }
 
+/// `value` as a whole number from 0 to `max` (a class label, a count read back from a
+/// number).
+///
+/// # Errors
+/// [`Error::OutOfRange`] naming `name` and that range for anything else, NaN and ±∞
+/// included.
+pub fn ensure_whole(name: &'static str, value: f64, max: u64) -> Result<usize> {
+    if (0.0..=max as f64).contains(&value) && value.fract() == 0.0 {
+        Ok(value as usize)
+    } else {
+        Err(Error::OutOfRange { name, value: value.to_string(), bound: Bound::WholeBetween { min: 0, max } })
+    }
+}
+
 /// Checks every entry of `values`, naming the first non-finite one as `name[i]`.
 pub fn ensure_all_finite(name: &str, values: &[f64]) -> Result<()> {
     // The name is formatted only for the offending entry: formatting one per entry took

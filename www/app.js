@@ -236,6 +236,8 @@ async function main() {
     if (lesson && !state.lesson) {
       state.lesson = lesson;
       renderLesson();
+      // The lesson menu says which lesson this is (it needs only the index, read already).
+      await fillLessonMenu();
     }
     if (!lessonId || lesson) reveal();
   });
@@ -273,9 +275,12 @@ async function main() {
   pairs.push(...(await readFragment()));
   wireEvents();
   await yieldTask();
-  // A lesson shown early opens its step's panel itself (no other panel's chart box between).
-  if (!(await early)) await openPanel(page.panel, pairs);
-  await fillLessonMenu();
+  // A lesson shown early opens its step's panel itself (no other panel's chart box between),
+  // and has filled the lesson menu.
+  if (!(await early)) {
+    await openPanel(page.panel, pairs);
+    await fillLessonMenu();
+  }
   if (lessonId) {
     // In an LMS the lesson reports to it, and opens where the student left it.
     state.scorm = ScormSession.start(findApi(), lessonId);

@@ -207,7 +207,8 @@
   // comes with the lesson file.
   var lang = first('lang') === 'zh' ? 'zh' : 'en';
   var named = first('panel');
-  var lesson = first('lesson') !== null;
+  var lessonId = first('lesson');
+  var lesson = lessonId !== null;
   var panel = named || (lesson ? null : 'predictive');
   var known = typeof PANELS_WITH_WORDS === 'undefined' ? [] : PANELS_WITH_WORDS; // eslint-disable-line no-undef
   var words = ['strings/' + lang + '.js'];
@@ -219,7 +220,6 @@
   // A lesson's file, and the index that lists it, load beside the module too: the page shows
   // with the lesson's band as soon as its words and the file are in (app.js). Only lessons the
   // build listed are asked for, so a name that is none asks the server for nothing.
-  var lessonId = first('lesson');
   var lessons = typeof BUILT_LESSONS === 'undefined' ? [] : BUILT_LESSONS; // eslint-disable-line no-undef
   if (lessons.indexOf(lessonId) >= 0) {
     ['lessons/index.json', 'lessons/' + lessonId + '.json'].forEach(function (path) {

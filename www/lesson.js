@@ -75,11 +75,11 @@ export function validateLesson(json, file, panels) {
   return { ...json, steps };
 }
 
-/** Reads lessons/`id`.json (beside the page; `id` must be listed in lessons/index.json) and
- *  validates it. */
 /** The lesson files' texts as read, by file (null for one that could not be). */
 const texts = new Map();
 
+/** Reads lessons/`id`.json (beside the page; `id` must be listed in lessons/index.json) and
+ *  validates it. */
 export async function loadLesson(id, panels) {
   const file = `lessons/${id}.json`;
   // A lesson's name is a file name of letters, digits and hyphens: anything else (markup,

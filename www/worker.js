@@ -50,7 +50,6 @@ function run({ id, panel, pairs, fingerprint }) {
   try {
     lab = new Lab(panel);
     lab.applyQuery(pairs);
-    lab.runComparisonsElsewhere(false);
   } catch (error) {
     lab?.free();
     postMessage({ failed: `the panel did not open: ${error?.message ?? error}` });

@@ -11,7 +11,7 @@
 use nalgebra::{DMatrix, DVector};
 
 use crate::clock::now_ms;
-use crate::error::Error;
+use crate::error::{Error, ensure_whole};
 use crate::rvm::RelevanceModel;
 use crate::solver::{Budget, Solver, Status, Termination};
 
@@ -344,7 +344,7 @@ impl Outcome {
         let [done, budget, has_row, steps, elapsed_ms, log_ml, relevant, verdict] = *numbers;
         let progress = (count("done", done)?, count("budget", budget)?);
         let row = if has_row == 1.0 {
-            let verdict = Verdict::ALL[whole("verdict", verdict, Verdict::ALL.len() - 1)?];
+            let verdict = Verdict::ALL[ensure_whole("verdict", verdict, Verdict::ALL.len() as u64 - 1)?];
             Some(Row {
                 steps: count("steps", steps)?,
                 elapsed_ms,
@@ -361,20 +361,7 @@ impl Outcome {
 
 /// `value` as a count of steps or basis functions, if it is one.
 fn count(name: &'static str, value: f64) -> Result<usize, Error> {
-    whole(name, value, u32::MAX as usize)
-}
-
-/// `value` as a whole number from 0 to `max`, if it is one.
-fn whole(name: &'static str, value: f64, max: usize) -> Result<usize, Error> {
-    if (0.0..=max as f64).contains(&value) && value.fract() == 0.0 {
-        Ok(value as usize)
-    } else {
-        Err(Error::OutOfRange {
-            name,
-            value: value.to_string(),
-            bound: crate::error::Bound::WholeBetween { min: 0, max: max as u64 },
-        })
-    }
+    ensure_whole(name, value, u64::from(u32::MAX))
 }
 
 /// `outcomes` as a worker sends them: [`OUTCOME_NUMBERS`] numbers each, one after the

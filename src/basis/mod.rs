@@ -500,7 +500,7 @@ pub const DESIGN_ENTRIES_PER_UNIT: usize = 64;
 /// takes its entries on and below the diagonal, and copies those above it from the bands
 /// before, in [`KERNEL_TILE`]-square tiles so that the transposed reads stay in the cache.
 /// Φ's memory grows a band at a time, so that each slice touches only its band's pages
-/// (zeroing all 32 MB of N = 2000 at the first band was a 75–110 ms task on a phone).
+/// (zeroing all 32 MB of N = 2000 at the first band was a 75–110 ms task at 4× CPU).
 #[derive(Debug, Clone)]
 pub struct KernelDesignInSlices {
     x: Vec<f64>,

@@ -40,7 +40,7 @@ use super::Sweep;
 use super::classic::PRUNE_GAMMA;
 use super::classification::{ClassifierSettings, PRUNE_ALPHA};
 use super::newton::{NewtonSearch, Posterior, SweepUnderWay, SweptInPieces, sweep_within, whole_sweep};
-use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite};
+use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite, ensure_whole};
 use crate::linalg::{CholeskyFactor, MULTIPLY_ADDS_PER_UNIT, dots};
 use crate::solver::{Budget, Solver, Status};
 
@@ -99,21 +99,7 @@ fn class_labels(labels: &[f64], classes: usize) -> Result<Vec<usize>> {
         });
     }
     ensure_all_finite("t", labels)?;
-    let top = (classes - 1) as f64;
-    labels
-        .iter()
-        .map(|&c| {
-            if c.fract() == 0.0 && (0.0..=top).contains(&c) {
-                Ok(c as usize)
-            } else {
-                Err(Error::OutOfRange {
-                    name: "t",
-                    value: c.to_string(),
-                    bound: Bound::WholeBetween { min: 0, max: top as u64 },
-                })
-            }
-        })
-        .collect()
+    labels.iter().map(|&c| ensure_whole("t", c, (classes - 1) as u64)).collect()
 }
 
 /// Checks Φ, the labels and α (M × K: each αₖᵢ > 0, +∞ allowed) and returns the labels as
