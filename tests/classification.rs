@@ -23,8 +23,9 @@ use rvm_lab::rvm::classification::{
     ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, irls, predict_probability,
 };
 use rvm_lab::rvm::fast::MIN_DELTA_LN_ALPHA;
+use rvm_lab::rvm::likelihood::Likelihood;
 use rvm_lab::rvm::{FastSettings, Problem, Selection};
-use rvm_lab::solver::Solver;
+use rvm_lab::solver::{Budget, Solver};
 
 /// The classes' link for the dense checks: y = σ(a), b = y(1 − y).
 const BERNOULLI: Link = Link { mean: sigma, weight: |y| y * (1.0 - y) };
@@ -340,6 +341,41 @@ fn fast_classifier_matches_the_dense_gaussian_model_at_every_step() {
             fit.log_marginal_likelihood
         );
         assert!(fit.accuracy.unwrap() > 0.85, "{}", fit.accuracy.unwrap());
+    }
+}
+
+/// A step done in pieces within small budgets (a Newton piece of the mode's search, a block
+/// of columns of the statistics: what the page's slices do at N = 400) gives the same
+/// events, to the bit, as whole steps, for classes and for counts; while a step is under way
+/// the model shows the step before it.
+#[test]
+fn fast_glm_steps_in_pieces_equal_whole_steps() {
+    let classes = TwoClass { n: 80, seed: 4 }.generate().unwrap();
+    let labels = (kernel_design_2d(&classes.x, 0.4, true).unwrap(), DVector::from_column_slice(&classes.t));
+    let counts = rvm_lab::data::Counts { n: 70, seed: 2 }.generate().unwrap();
+    let counts = (rvm_lab::basis::kernel_design(&counts.x, 0.1, true).unwrap(), DVector::from_vec(counts.t));
+    for (likelihood, (phi, t)) in [(Likelihood::Bernoulli, labels), (Likelihood::Poisson, counts)] {
+        let problem = Arc::new(Problem::new(phi, t).unwrap());
+        let start = FastRvmClassifier::with_likelihood(likelihood, problem, FastSettings::default()).unwrap();
+        let mut whole = start.clone();
+        whole.run().unwrap();
+        for units in [1, 3, 40] {
+            let mut pieces = start.clone();
+            let mut unfinished = 0;
+            while pieces.status().is_running() {
+                let before = pieces.events().len();
+                match pieces.step_within(&mut Budget::units(units)).unwrap() {
+                    Some(event) => assert_eq!(Some(&event), pieces.events().last()),
+                    None => {
+                        unfinished += 1;
+                        assert_eq!(pieces.events().len(), before, "an unfinished step is not an event");
+                    }
+                }
+            }
+            assert_eq!(pieces.events(), whole.events(), "{likelihood:?}, {units} units");
+            assert_eq!(pieces.mode().w, whole.mode().w);
+            assert!(unfinished > 0, "{likelihood:?}: some step took more than {units} units");
+        }
     }
 }
 

@@ -168,3 +168,43 @@ fn point_at_gives_the_count_and_the_entry_of_points() {
     let past = array(&lab.point_at(7));
     assert_eq!((past[0].as_f64(), past[1].is_undefined()), (Some(7.0), true));
 }
+
+/// Draws the same marks through `backend`: opaque horizontal, vertical and slanted lines and
+/// rings and dots apart from one another, a translucent ring, and a rectangle over a line.
+fn draw_marks<DB: plotters::prelude::DrawingBackend>(mut backend: DB) {
+    use plotters::prelude::*;
+    for k in 0..12 {
+        let (x, y) = (10 + 25 * k, 10 + 12 * k);
+        backend.draw_line((x, 5), (x, 150), &BLACK.stroke_width(1)).unwrap();
+        backend.draw_line((5, y + 160), (290, y + 160), &BLUE.stroke_width(2)).unwrap();
+        backend.draw_line((x, 305), (x + 15, 330), &BLACK.stroke_width(1)).unwrap();
+        backend.draw_circle((x + 8, 40 + 3 * k), 4, &RED.stroke_width(2), false).unwrap();
+        backend.draw_circle((x + 8, 90 + 2 * k), 3, &GREEN.filled(), true).unwrap();
+    }
+    backend.draw_circle((150, 120), 20, &RED.mix(0.5).stroke_width(3), false).unwrap();
+    backend.draw_rect((0, 0), (30, 30), &MAGENTA.filled(), true).unwrap();
+    backend.present().unwrap();
+}
+
+/// Opaque lines and circles of one style drawn as one path give, where they do not overlap,
+/// the same pixels as plotters' canvas backend, which draws each on its own.
+#[wasm_bindgen_test]
+fn batched_lines_and_circles_are_the_pixels_of_one_by_one() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let pixels = |batched: bool| {
+        let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
+        canvas.set_width(320);
+        canvas.set_height(340);
+        if batched {
+            draw_marks(rvm_lab::backend::PageBackend::canvas(canvas.clone(), rvm_lab::palette::Look::Screen).unwrap());
+        } else {
+            draw_marks(plotters_canvas::CanvasBackend::with_canvas_object(canvas.clone()).unwrap());
+        }
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+        context.get_image_data(0.0, 0.0, 320.0, 340.0).unwrap().data().0
+    };
+    let (ours, theirs) = (pixels(true), pixels(false));
+    assert!(theirs.iter().any(|&v| v != 0), "something was drawn");
+    let differing = ours.iter().zip(&theirs).filter(|(a, b)| a != b).count();
+    assert_eq!(differing, 0, "{differing} of {} channel values differ", ours.len());
+}

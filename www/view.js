@@ -7,6 +7,7 @@ import { namingQuantity } from './i18n.js';
 import { renderPlotted } from './plotted.js';
 import { $, state, t } from './state.js';
 import { renderedScale, sizeStageText, textZoom } from './stage.js';
+import { nextTask } from './tasks.js';
 import { buildTable, formatNumber } from './tables.js';
 import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
@@ -14,10 +15,32 @@ import { call, readReport } from './wasm.js';
 /** Whether the page has had a frame to lay itself out since the module arrived. */
 let laidOut = false;
 
-/** Redraws at the next animation frame; several changes in one frame draw once. */
+/**
+ * Redraws at the next animation frame; several changes in one frame draw once. What the
+ * drawing plots is computed ahead in a task of its own (where a panel has heavy numbers to
+ * plot, such as a class map), so that on a slow phone neither that task nor the frame's
+ * drawing grows long; a frame that comes first computes it itself.
+ */
 export function schedule() {
   state.reportsShown = false;
-  if (!state.frame && !state.dead) state.frame = requestAnimationFrame(render);
+  if (state.frame || state.dead) return;
+  state.frame = requestAnimationFrame(render);
+  nextTask(() => {
+    if (state.frame) prepareDrawing();
+  });
+}
+
+/** Whether the last drawing asked for was put off to the next frame (once only). */
+let deferred = false;
+
+/** Computes ahead what the next drawing plots; whether there was anything to compute. */
+function prepareDrawing() {
+  if (state.dead || !state.lab) return false;
+  try {
+    return call(() => state.lab.prepareDrawing());
+  } catch {
+    return false; // The drawing meets the same failure and reports it.
+  }
 }
 
 /**
@@ -60,6 +83,14 @@ function render() {
     state.frame = requestAnimationFrame(render);
     return;
   }
+  // What the drawing plots was not computed ahead (this frame came before the task that
+  // would have): it is computed now and drawn at the next frame, each a task of its own.
+  if (!deferred && prepareDrawing()) {
+    deferred = true;
+    state.frame = requestAnimationFrame(render);
+    return;
+  }
+  deferred = false;
   const canvas = $('#chart');
   // The stylesheet sizes the chart's box (the panel's aspect ratio; on stage all it is given).
   const box = $('#canvas-box');

@@ -99,6 +99,14 @@ pub trait Panel: Sized + 'static {
     /// [`Error::Drawing`] if the backend fails.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
 
+    /// Computes ahead what the next drawing plots, where that is heavy (a class map over a
+    /// grid of 40 000 cells), so that the page can do it in a task of its own before the
+    /// frame and the frame only draws; a drawing that finds nothing prepared computes it
+    /// itself. Whether there was anything to compute; nothing by default.
+    fn prepare_drawing(&self) -> bool {
+        false
+    }
+
     /// The readouts, tables, messages and legend beside the chart. (Its `position` and
     /// `work` are filled in by [`Live`] from the player and [`Panel::work_progress`].)
     fn report(&self) -> Report;
@@ -568,6 +576,9 @@ pub trait PanelModel {
     /// # Errors
     /// [`Error::Drawing`] if the backend fails.
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
+    /// Computes ahead what the next drawing plots ([`Panel::prepare_drawing`]); whether
+    /// there was anything to compute.
+    fn prepare_drawing(&self) -> bool;
 }
 
 impl<P: Panel> PanelModel for Live<P> {
@@ -740,6 +751,10 @@ impl<P: Panel> PanelModel for Live<P> {
 
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
         Live::draw(self, root, scale, labels)
+    }
+
+    fn prepare_drawing(&self) -> bool {
+        self.panel.prepare_drawing()
     }
 }
 

@@ -224,9 +224,9 @@ impl<S: Solver + Clone> Checkpointed<S> {
         Self::start(run, &mut Budget::unlimited())
     }
 
-    /// Records the first steps of `run` within `budget` (at least one step; units, for a
-    /// first slice that does not depend on the machine's speed); [`Checkpointed::extend`]
-    /// records the rest.
+    /// Records the first steps of `run` within `budget` (at least one step, or one piece of
+    /// a step that [`Solver::step_within`] does in pieces; units, for a first slice that does
+    /// not depend on the machine's speed); [`Checkpointed::extend`] records the rest.
     ///
     /// # Errors
     /// The first error of a step in that slice.
@@ -237,7 +237,7 @@ impl<S: Solver + Clone> Checkpointed<S> {
         Ok(this)
     }
 
-    /// Records more within `budget` (at least one step); an error stops the recording and
+    /// Records more within `budget` (at least one step or piece); an error stops the recording and
     /// is kept ([`Checkpointed::failure`]). `true` while more remains.
     pub fn extend(&mut self, budget: &mut Budget) -> bool {
         if self.is_growing()
@@ -248,7 +248,8 @@ impl<S: Solver + Clone> Checkpointed<S> {
         self.is_growing()
     }
 
-    /// Steps the recorded run within `budget` (at least one step), keeping checkpoints.
+    /// Steps the recorded run within `budget` (at least one step or piece), keeping
+    /// checkpoints.
     fn record_slice(&mut self, budget: &mut Budget) -> Result<()> {
         let start = now_ms();
         let mut first = true;
@@ -257,12 +258,12 @@ impl<S: Solver + Clone> Checkpointed<S> {
                 break Ok(());
             }
             first = false;
-            budget.spend(self.end.cost());
-            if let Err(error) = self.end.step() {
-                break Err(error);
-            }
-            if self.end.iterations().is_multiple_of(CHECKPOINT) {
-                self.checkpoints.push(self.end.clone());
+            match self.end.step_within(budget) {
+                Err(error) => break Err(error),
+                Ok(Some(_)) if self.end.iterations().is_multiple_of(CHECKPOINT) => {
+                    self.checkpoints.push(self.end.clone());
+                }
+                Ok(_) => {}
             }
         };
         self.elapsed_ms += now_ms() - start;

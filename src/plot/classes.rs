@@ -1,6 +1,9 @@
 //! A classifier in the plane (PRML Fig 7.12): the predicted class probabilities as a colour
 //! map, the decision boundaries, the labelled data, and the relevance vectors circled.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -57,7 +60,8 @@ pub fn class_colour(k: usize) -> RGBColor {
     CLASS_COLOURS[k % CLASS_COLOURS.len()]
 }
 
-/// The class probabilities p(C_k|x) on an nx × ny grid of cell centres.
+/// The class probabilities p(C_k|x) on an nx × ny grid of cell centres, and the decision
+/// boundaries traced on it once ([`ClassMap::new`]).
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct ClassMap {
     /// Range along x₁ covered by the grid.
@@ -70,9 +74,25 @@ pub struct ClassMap {
     pub ny: usize,
     /// For each class k, p(C_k|x) at the cell centres, row by row from the bottom.
     pub probabilities: Vec<Vec<f64>>,
+    /// [`ClassMap::boundaries`].
+    #[serde(skip)]
+    boundaries: Vec<Vec<(f64, f64)>>,
 }
 
 impl ClassMap {
+    /// The map of `probabilities` (for each class, its nx·ny cells row by row from the
+    /// bottom) over the given ranges, its decision boundaries traced.
+    pub fn new(
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        (nx, ny): (usize, usize),
+        probabilities: Vec<Vec<f64>>,
+    ) -> Self {
+        let mut map = Self { x_range, y_range, nx, ny, probabilities, boundaries: vec![] };
+        map.boundaries = map.trace_boundaries();
+        map
+    }
+
     /// Samples `f`, which writes the K class probabilities at (x₁, x₂) into its slice, at the
     /// centres of an nx × ny grid over the given ranges.
     pub fn sample(
@@ -94,13 +114,13 @@ impl ClassMap {
                 }
             }
         }
-        Self { x_range, y_range, nx, ny, probabilities }
+        Self::new(x_range, y_range, (nx, ny), probabilities)
     }
 
     /// No cells yet (nothing shaded, no boundary) over the given ranges, for K classes: the
     /// map of a fit still being computed.
     pub fn blank(x_range: (f64, f64), y_range: (f64, f64), classes: usize) -> Self {
-        Self { x_range, y_range, nx: 0, ny: 0, probabilities: vec![vec![]; classes] }
+        Self::new(x_range, y_range, (0, 0), vec![vec![]; classes])
     }
 
     /// Number of classes K.
@@ -110,7 +130,12 @@ impl ClassMap {
 
     /// The decision boundaries: where class k stops being the most probable, the contour
     /// p_k − max_{j≠k} p_j = 0 (for K = 2 the one contour p₁ = ½); none for a blank map.
-    pub fn boundaries(&self) -> Vec<Vec<(f64, f64)>> {
+    pub fn boundaries(&self) -> &[Vec<(f64, f64)>] {
+        &self.boundaries
+    }
+
+    /// [`ClassMap::boundaries`], traced on the grid.
+    fn trace_boundaries(&self) -> Vec<Vec<(f64, f64)>> {
         if self.nx * self.ny == 0 {
             return vec![];
         }
@@ -190,11 +215,38 @@ fn draw_marks<DB: DrawingBackend>(
     Ok(())
 }
 
+/// A panel's class map of the frame shown, computed once per frame: by the drawing's
+/// preparation ([`crate::app::Panel::prepare_drawing`], a task of its own before the frame)
+/// or by the first drawing or table that needs it. A new panel (new data, new settings)
+/// starts with none.
+#[derive(Debug, Clone, Default)]
+pub struct MapCache(RefCell<Option<(usize, Rc<ClassMap>)>>);
+
+impl MapCache {
+    /// The map of frame `frame`: the one kept if it is that frame's, else `compute`'s, kept.
+    pub fn get(&self, frame: usize, compute: impl FnOnce() -> ClassMap) -> Rc<ClassMap> {
+        let mut kept = self.0.borrow_mut();
+        if let Some((at, map)) = &*kept
+            && *at == frame
+        {
+            return Rc::clone(map);
+        }
+        let map = Rc::new(compute());
+        *kept = Some((frame, Rc::clone(&map)));
+        map
+    }
+
+    /// Whether the map of frame `frame` is kept.
+    pub fn holds(&self, frame: usize) -> bool {
+        self.0.borrow().as_ref().is_some_and(|(at, _)| *at == frame)
+    }
+}
+
 /// A class map with the data and the relevance vectors on top.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClassMapChart {
-    /// The probabilities.
-    pub map: ClassMap,
+    /// The probabilities (shared with the panel's [`MapCache`]).
+    pub map: Rc<ClassMap>,
     /// The data: input and class.
     pub points: Vec<([f64; 2], usize)>,
     /// The inputs the relevance vectors are centred on.
@@ -221,7 +273,7 @@ impl ClassMapChart {
         let spec = Axes::named(map.x_range, map.y_range, (("x1", "x₁"), ("x2", "x₂"), self.title), labels);
         let mut chart = axes(area, &spec, scale)?;
         self.draw_cells(&mut chart)?;
-        draw_contours(&mut chart, &map.boundaries(), palette::INK.stroke_width(px(2.5, scale)))?;
+        draw_contours(&mut chart, map.boundaries(), palette::INK.stroke_width(px(2.5, scale)))?;
         let size = px(4.0, scale) as i32;
         for k in 0..map.classes() {
             let points: Vec<(f64, f64)> = self.points.iter().filter(|p| p.1 == k).map(|p| (p.0[0], p.0[1])).collect();

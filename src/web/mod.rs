@@ -460,6 +460,13 @@ impl Lab {
         Ok(())
     }
 
+    /// Computes ahead what the next drawing plots, where that is heavy: the page calls it in
+    /// a task of its own before the frame that draws. Whether there was anything to compute.
+    #[wasm_bindgen(js_name = prepareDrawing)]
+    pub fn prepare_drawing(&self) -> bool {
+        self.panel.prepare_drawing()
+    }
+
     /// The chart as an SVG document of `width` × `height` pixels, lengths and text scaled
     /// by `scale` as on a canvas drawn at that scale (vector: lines, shapes and text).
     pub fn svg(&self, width: u32, height: u32, scale: f64) -> Result<String, JsValue> {

@@ -7,6 +7,8 @@
 
 use crate::app::plotted::{Plotted, Tabulate};
 
+use std::rc::Rc;
+
 use nalgebra::DVector;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -24,7 +26,7 @@ use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
-use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
+use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::Event;
 use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
@@ -104,6 +106,8 @@ pub struct ClassificationPanel {
     run: GlmRun,
     /// The square shown: the data's bounding box with a margin.
     range: ((f64, f64), (f64, f64)),
+    /// The class map of the step shown, computed once per step (redraws reuse it).
+    map: MapCache,
 }
 
 impl ClassificationPanel {
@@ -124,7 +128,12 @@ impl ClassificationPanel {
 
     /// p(C₁|x) = σ(w*ᵀφ(x)) of the model at the step shown on a [`MAP_CELLS`]² grid
     /// (the mode's prediction, PRML 7.108).
-    fn map(&self) -> ClassMap {
+    fn map(&self) -> Rc<ClassMap> {
+        self.map.get(self.run.shown(), || self.compute_map())
+    }
+
+    /// [`Self::map`], computed.
+    fn compute_map(&self) -> ClassMap {
         let run = self.current();
         let (mut centres, mut weights, mut bias) = (vec![], vec![], 0.0);
         for (&m, &w) in run.active().iter().zip(run.mode().w.iter()) {
@@ -143,7 +152,7 @@ impl ClassificationPanel {
         let p1: Vec<f64> =
             kernel_expansion_on_grid(&xs, &ys, &centres, &weights, bias, self.width).into_iter().map(sigmoid).collect();
         let p0 = p1.iter().map(|p| 1.0 - p).collect();
-        ClassMap { x_range: (x0, x1), y_range: (y0, y1), nx: MAP_CELLS, ny: MAP_CELLS, probabilities: vec![p0, p1] }
+        ClassMap::new((x0, x1), (y0, y1), (MAP_CELLS, MAP_CELLS), vec![p0, p1])
     }
 
     /// The map chart of the step shown.
@@ -178,7 +187,14 @@ impl Panel for ClassificationPanel {
         let options = settings.options.run(settings.run.data.seed, MAX_STEPS);
         let compare = data.x.len() <= COMPARE_MAX_N;
         let run = GlmRun::start(Likelihood::Bernoulli, (design, t), options, settings.run.frame, compare)?;
-        Ok(Self { range: square_around(&data.x), data, width: settings.width, run })
+        Ok(Self { range: square_around(&data.x), data, width: settings.width, run, map: MapCache::default() })
+    }
+
+    /// The class map of the step shown, the heaviest part of a drawing.
+    fn prepare_drawing(&self) -> bool {
+        let computed = !self.map.holds(self.run.shown());
+        self.map();
+        computed
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {

@@ -11,7 +11,6 @@
 //! the player steps through the sweeps computed so far.
 
 use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
-use std::cell::RefCell;
 use std::rc::Rc;
 
 use nalgebra::DMatrix;
@@ -28,7 +27,7 @@ use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
-use crate::plot::classes::{ClassMap, ClassMapChart, square_around};
+use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
@@ -114,7 +113,7 @@ pub struct MulticlassPanel {
     fitting: Fitting,
     range: ((f64, f64), (f64, f64)),
     /// The class map of the sweep shown, computed once per sweep (redraws reuse it).
-    map: RefCell<Option<(usize, Rc<ClassMap>)>>,
+    map: MapCache,
 }
 
 impl MulticlassPanel {
@@ -149,15 +148,7 @@ impl MulticlassPanel {
             let ((x0, x1), (y0, y1)) = self.range;
             return Rc::new(ClassMap::blank((x0, x1), (y0, y1), self.classes));
         };
-        let mut cache = self.map.borrow_mut();
-        match &*cache {
-            Some((sweep, map)) if *sweep == shown => Rc::clone(map),
-            _ => {
-                let map = Rc::new(self.compute_map(fit));
-                *cache = Some((shown, Rc::clone(&map)));
-                map
-            }
-        }
+        self.map.get(shown, || self.compute_map(fit))
     }
 
     /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` on a [`MAP_CELLS`]² grid (PRML 7.120–7.121).
@@ -195,7 +186,7 @@ impl MulticlassPanel {
                 column.push(p);
             }
         }
-        ClassMap { x_range: (x0, x1), y_range: (y0, y1), nx: MAP_CELLS, ny: MAP_CELLS, probabilities }
+        ClassMap::new((x0, x1), (y0, y1), (MAP_CELLS, MAP_CELLS), probabilities)
     }
 
     /// The class map with the data and the relevance vectors of the sweep shown.
@@ -203,7 +194,7 @@ impl MulticlassPanel {
         let relevant =
             self.fit().map_or(vec![], |(_, fit)| fit.relevant.iter().filter_map(|&m| self.centre(m)).collect());
         ClassMapChart {
-            map: ClassMap::clone(&self.map()),
+            map: self.map(),
             points: self.data.x.iter().zip(&self.data.t).map(|(&x, &t)| (x, t as usize)).collect(),
             relevant,
             highlight: None,
@@ -277,8 +268,16 @@ impl Panel for MulticlassPanel {
             Some(run) => Self::sweeps_from(run, frame),
             None => Fitting::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
         };
-        let map = RefCell::new(None);
+        let map = MapCache::default();
         Ok(Self { range: square_around(&data.x), data, width: settings.width, classes, fitting, map })
+    }
+
+    /// The class map of the sweep shown, the heaviest part of a drawing.
+    fn prepare_drawing(&self) -> bool {
+        let Some((shown, _)) = self.fit() else { return false };
+        let computed = !self.map.holds(shown);
+        self.map();
+        computed
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {

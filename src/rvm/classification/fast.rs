@@ -26,15 +26,15 @@
 
 use std::sync::Arc;
 
-use nalgebra::DVector;
+use nalgebra::{DMatrix, DVector};
 
-use super::{GlmFit, Likelihood, Mode, irls_with};
+use super::{GlmFit, Likelihood, Mode, ModeSearch, irls_with};
 use crate::error::{Error, Result};
-use crate::linalg::{MULTIPLY_ADDS_PER_UNIT, dot, dots};
+use crate::linalg::{CholeskyFactor, MULTIPLY_ADDS_PER_UNIT, dot, dots};
 use crate::rvm::active_set::{ActiveSet, Candidate, FIRST_ALPHA_PER_SPARSITY};
 use crate::rvm::event::{Action, Event};
 use crate::rvm::{FastSettings, Problem};
-use crate::solver::{Solver, Status};
+use crate::solver::{Budget, Solver, Status};
 
 /// The fast RVM classifier, one step at a time. Each step is an [`Event`] whose `log_ml`
 /// is the Laplace L (PRML 7.114) after the step and whose `beta` is `None`.
@@ -56,6 +56,8 @@ pub struct FastRvmClassifier {
     mode: Mode,
     events: Vec<Event>,
     converged: bool,
+    /// The step under way, when [`Solver::step_within`] left one unfinished.
+    under_way: Option<Box<StepUnderWay>>,
 }
 
 impl FastRvmClassifier {
@@ -94,9 +96,24 @@ impl FastRvmClassifier {
         let empty_log_ml: f64 = t.iter().map(|&t| likelihood.log_density(0.0, t)).sum();
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
-        let squares = problem.design().iter().map(|p| p * p).collect();
-        let mut rvm = Self { likelihood, problem, settings, set, squares, mode, events: vec![], converged: false };
-        rvm.statistics();
+        // Over the contiguous slice and into a Vec first: collecting nalgebra's strided
+        // iterator straight into an Arc<[f64]> took 3–6 ms in wasm at N = 400.
+        let squares: Vec<f64> = problem.design().as_slice().iter().map(|p| p * p).collect();
+        let squares = Arc::from(squares);
+        let mut statistics = Statistics::new(&problem, likelihood, &set.active, &mode.y);
+        statistics.advance(problem.design(), &mut Budget::unlimited());
+        let mut rvm = Self {
+            likelihood,
+            problem,
+            settings,
+            set,
+            squares,
+            mode,
+            events: vec![],
+            converged: false,
+            under_way: None,
+        };
+        statistics.finish(&mut rvm.set, &rvm.mode.factor, &rvm.squares);
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
             step: 0,
@@ -173,112 +190,201 @@ impl FastRvmClassifier {
         )
     }
 
-    fn advance(&mut self) -> Result<Event> {
+    /// The next step within `budget` ([`Solver::step_within`]): choose the candidate and act
+    /// on it in a copy of the active set, then the new mode's search a Newton piece at a time,
+    /// then the statistics at the new mode a block of columns at a time; the model changes
+    /// only when the step is complete.
+    ///
+    /// # Errors
+    /// As [`super::irls`] for the new mode; the model is then as before the step.
+    fn advance_within(&mut self, budget: &mut Budget) -> Result<Option<Event>> {
+        let mut under_way = match self.under_way.take() {
+            Some(under_way) => under_way,
+            None => match self.begin_step()? {
+                Ok(under_way) => Box::new(under_way),
+                Err(converged) => return Ok(Some(converged)),
+            },
+        };
+        loop {
+            if under_way.found.is_none() {
+                if let Some(mode) = under_way.search.step_within(budget)? {
+                    let statistics = Statistics::new(&self.problem, self.likelihood, &under_way.set.active, &mode.y);
+                    under_way.found = Some(Box::new((statistics, mode)));
+                }
+            } else if let Some(found) = under_way.found.take_if(|found| found.0.advance(self.problem.design(), budget))
+            {
+                let (statistics, mode) = *found;
+                return Ok(Some(self.finish_step(*under_way, mode, statistics)));
+            }
+            if !budget.allows() {
+                self.under_way = Some(under_way);
+                return Ok(None);
+            }
+        }
+    }
+
+    /// Chooses the step's candidate and starts the search for the mode after its action, or
+    /// (`Err`) the event of convergence when no basis function is worth a step.
+    ///
+    /// # Errors
+    /// As [`ModeSearch::new`].
+    fn begin_step(&mut self) -> Result<std::result::Result<StepUnderWay, Event>> {
         let step = self.events.len();
         let mut refused = vec![];
         let (selection, alignment_test) = (self.settings.selection, self.settings.alignment_test);
-        let event = match self.set.choose(selection, alignment_test, &self.problem.norms_sq, &mut refused) {
-            Some(candidate) => self.apply(step, candidate, refused)?,
-            None => {
-                self.converged = true;
-                let log_ml = self.log_ml();
-                Event {
-                    step,
-                    action: Action::Converged,
-                    basis: None,
-                    s: None,
-                    q: None,
-                    theta: None,
-                    alpha_old: None,
-                    alpha_new: None,
-                    delta_l: 0.0,
-                    log_ml,
-                    active: self.set.active.len(),
-                    beta: None,
-                    refused,
-                }
-            }
+        let Some(candidate) = self.set.choose(selection, alignment_test, &self.problem.norms_sq, &mut refused) else {
+            self.converged = true;
+            let event = Event {
+                step,
+                action: Action::Converged,
+                basis: None,
+                s: None,
+                q: None,
+                theta: None,
+                alpha_old: None,
+                alpha_new: None,
+                delta_l: 0.0,
+                log_ml: self.log_ml(),
+                active: self.set.active.len(),
+                beta: None,
+                refused,
+            };
+            self.events.push(event.clone());
+            return Ok(Err(event));
         };
-        self.events.push(event.clone());
-        Ok(event)
-    }
-
-    /// Carries out `candidate`, finds the new mode and reports the event of `step`.
-    ///
-    /// # Errors
-    /// As [`super::irls`]; the model is then unchanged.
-    fn apply(&mut self, step: usize, candidate: Candidate, refused: Vec<usize>) -> Result<Event> {
         let i = candidate.basis;
-        let before = (self.set.clone(), self.log_ml());
-        let alpha_old = self.set.slot(i).map(|j| self.set.alpha[j]);
+        let mut set = self.set.clone();
+        let alpha_old = set.slot(i).map(|j| set.alpha[j]);
         let mut start = self.mode.w.clone();
-        match (self.set.slot(i), candidate.alpha_new) {
+        match (set.slot(i), candidate.alpha_new) {
             (None, Some(alpha)) => {
-                self.set.push(i, alpha, self.problem.gram_column(i));
+                set.push(i, alpha, self.problem.gram_column(i));
                 start = start.push(0.0);
             }
-            (Some(j), Some(alpha)) => self.set.alpha[j] = alpha,
+            (Some(j), Some(alpha)) => set.alpha[j] = alpha,
             (Some(_), None) => {
-                if let Some(j) = self.set.remove(i) {
+                if let Some(j) = set.remove(i) {
                     start = start.remove_row(j);
                 }
             }
             (None, None) => {}
         }
-        let design = self.problem.columns(&self.set.active);
-        match irls_with(self.likelihood, &design, self.problem.targets(), &self.set.alpha, &start) {
-            Ok(mode) => self.mode = mode,
-            Err(e) => {
-                self.set = before.0;
-                return Err(e);
-            }
-        }
-        self.statistics();
+        let design = self.problem.columns(&set.active);
+        let search =
+            ModeSearch::new(self.likelihood, design, self.problem.targets().clone(), set.alpha.clone(), start)?;
+        let log_ml_before = self.log_ml();
+        let search = Box::new(search);
+        Ok(Ok(StepUnderWay { candidate, refused, alpha_old, log_ml_before, set, search, found: None }))
+    }
+
+    /// Takes the step's new mode and statistics into the model and records its event.
+    fn finish_step(&mut self, under_way: StepUnderWay, mode: Mode, statistics: Statistics) -> Event {
+        let StepUnderWay { candidate, refused, alpha_old, log_ml_before, mut set, .. } = under_way;
+        statistics.finish(&mut set, &mode.factor, &self.squares);
+        self.set = set;
+        self.mode = mode;
         let log_ml = self.log_ml();
-        Ok(Event {
-            step,
+        let event = Event {
+            step: self.events.len(),
             action: candidate.action,
-            basis: Some(i),
+            basis: Some(candidate.basis),
             s: Some(candidate.s),
             q: Some(candidate.q),
             theta: Some(candidate.q * candidate.q - candidate.s),
             alpha_old,
             alpha_new: candidate.alpha_new,
-            delta_l: log_ml - before.1,
+            delta_l: log_ml - log_ml_before,
             log_ml,
             active: self.set.active.len(),
             beta: None,
             refused,
-        })
+        };
+        self.events.push(event.clone());
+        event
     }
+}
 
-    /// Sₘ and Qₘ of every column at the current mode (PRML 7.117–7.119, see the module
-    /// documentation): with bₙ ([`Likelihood::weight`]), H = LLᵀ and gₘ = Φ_𝒜ᵀBφₘ,
-    /// Sₘ = Σₙ bₙφₙₘ² − ‖L⁻¹gₘ‖² and Qₘ = φₘᵀ(t − y); N·M·M_𝒜 operations.
-    fn statistics(&mut self) {
-        let (n, m, active) = (self.problem.n(), self.problem.m(), &self.set.active);
-        let phi = self.problem.design();
-        let y = &self.mode.y;
-        let b: Vec<f64> = y.iter().map(|&y| self.likelihood.weight(y)).collect();
-        let residual: Vec<f64> = self.problem.targets().iter().zip(y.iter()).map(|(t, y)| t - y).collect();
+/// A step of [`FastRvmClassifier`] under way ([`Solver::step_within`]).
+#[derive(Debug, Clone)]
+struct StepUnderWay {
+    candidate: Candidate,
+    refused: Vec<usize>,
+    /// αᵢ of the basis function acted on before the step, if it was active.
+    alpha_old: Option<f64>,
+    /// L before the step.
+    log_ml_before: f64,
+    /// The active set after the action; its Sₘ and Qₘ are filled in at the step's end.
+    set: ActiveSet,
+    /// Newton's search for the mode of the new model.
+    search: Box<ModeSearch>,
+    /// Once the search has found it: the statistics at the mode, column by column, and
+    /// the mode.
+    found: Option<Box<(Statistics, Mode)>>,
+}
+
+/// Sₘ and Qₘ of every column at a mode (PRML 7.117–7.119, see the module documentation),
+/// a block of columns at a time: with bₙ ([`Likelihood::weight`]), H = LLᵀ and
+/// gₘ = Φ_𝒜ᵀBφₘ, Sₘ = Σₙ bₙφₙₘ² − ‖L⁻¹gₘ‖² and Qₘ = φₘᵀ(t − y); N·M·(M_𝒜 + 1) multiply-adds
+/// in one pass over Φ, then the whitening.
+#[derive(Debug, Clone)]
+struct Statistics {
+    /// bₙ at the mode.
+    b: Vec<f64>,
+    /// Bφₐ of each active a, then t − y.
+    vectors: Vec<Vec<f64>>,
+    /// Row j: vector j against each column done so far (as the whitening reads them).
+    rows: Vec<Vec<f64>>,
+    /// The next column.
+    next: usize,
+    /// Multiply-adds done and not yet spent from a budget (less than a unit).
+    unspent: usize,
+}
+
+impl Statistics {
+    /// Before the first column, at the mean `y` of the mode of the model with columns `active`.
+    fn new(problem: &Problem, likelihood: Likelihood, active: &[usize], y: &DVector<f64>) -> Self {
+        let phi = problem.design();
+        let b: Vec<f64> = y.iter().map(|&y| likelihood.weight(y)).collect();
+        let residual: Vec<f64> = problem.targets().iter().zip(y.iter()).map(|(t, y)| t - y).collect();
         // Φ_𝒜ᵀBΦ (M_𝒜 × M) from Bφₐ of each active a and the columns of Φ, whitened by L⁻¹.
         // With t − y as one more vector: one pass over Φ for Φ_𝒜ᵀBΦ and Φᵀ(t − y).
-        let weighted: Vec<Vec<f64>> =
-            active.iter().map(|&a| phi.column(a).iter().zip(&b).map(|(p, b)| p * b).collect()).collect();
-        let vectors: Vec<&[f64]> = weighted.iter().map(Vec::as_slice).chain([residual.as_slice()]).collect();
-        // Row j of the products is vector j against every column (as the whitening reads them).
-        let mut rows = vec![vec![0.0; m]; vectors.len()];
+        let vectors: Vec<Vec<f64>> = active
+            .iter()
+            .map(|&a| phi.column(a).iter().zip(&b).map(|(p, b)| p * b).collect())
+            .chain([residual])
+            .collect();
+        let rows = vec![vec![0.0; problem.m()]; vectors.len()];
+        Self { b, vectors, rows, next: 0, unspent: 0 }
+    }
+
+    /// Columns of `phi` within `budget` (at least one); `true` once every column is done.
+    fn advance(&mut self, phi: &DMatrix<f64>, budget: &mut Budget) -> bool {
+        let n = phi.nrows();
+        let vectors: Vec<&[f64]> = self.vectors.iter().map(Vec::as_slice).collect();
         let mut out = vec![0.0; vectors.len()];
-        for (column, i) in phi.as_slice().chunks_exact(n).zip(0..) {
-            dots(column, &vectors, &mut out);
-            for (row, &value) in rows.iter_mut().zip(&out) {
-                row[i] = value;
+        let mut first = true;
+        while self.next < phi.ncols() && (first || budget.allows()) {
+            first = false;
+            dots(&phi.as_slice()[self.next * n..(self.next + 1) * n], &vectors, &mut out);
+            for (row, &value) in self.rows.iter_mut().zip(&out) {
+                row[self.next] = value;
             }
+            self.next += 1;
+            self.unspent += n * vectors.len();
+            budget.spend(self.unspent / MULTIPLY_ADDS_PER_UNIT);
+            self.unspent %= MULTIPLY_ADDS_PER_UNIT;
         }
-        self.set.big_q = DVector::from_vec(rows.pop().unwrap_or_default());
-        let whitened = self.mode.factor.whitened_norms_sq(m, |k| rows[k].as_slice());
-        let b_norms = self.squares.chunks_exact(n).map(|squares| dot(squares, &b));
-        self.set.big_s = DVector::from_iterator(m, b_norms.zip(whitened).map(|(s, g)| s - g));
+        self.next == phi.ncols()
+    }
+
+    /// Writes Qₘ and Sₘ into `set`, whitening by the factor of H and with φₙₘ² of every
+    /// column (`squares`, column by column).
+    fn finish(mut self, set: &mut ActiveSet, factor: &CholeskyFactor, squares: &[f64]) {
+        let (n, m) = (self.b.len(), self.rows.first().map_or(0, Vec::len));
+        set.big_q = DVector::from_vec(self.rows.pop().unwrap_or_default());
+        let whitened = factor.whitened_norms_sq(m, |k| self.rows[k].as_slice());
+        let b_norms = squares.chunks_exact(n.max(1)).map(|squares| dot(squares, &self.b));
+        set.big_s = DVector::from_iterator(m, b_norms.zip(whitened).map(|(s, g)| s - g));
     }
 }
 
@@ -292,7 +398,11 @@ impl Solver for FastRvmClassifier {
     /// # Errors
     /// As [`super::irls`] for the new mode; the model is then as before the step.
     fn next_iter(&mut self) -> Result<Event> {
-        self.advance()
+        loop {
+            if let Some(event) = self.advance_within(&mut Budget::unlimited())? {
+                return Ok(event);
+            }
+        }
     }
 
     fn status(&self) -> Status {
@@ -308,5 +418,15 @@ impl Solver for FastRvmClassifier {
     fn cost(&self) -> usize {
         let (n, m) = (self.problem.n(), self.problem.m());
         n * m * (self.set.active.len() + 2) / MULTIPLY_ADDS_PER_UNIT + 1
+    }
+
+    /// The step of [`Solver::step`] a piece at a time (a Newton piece of the mode's search,
+    /// a block of columns of the statistics), so that a slice of a frame stays short at
+    /// N = 400: [`FastRvmClassifier::advance_within`].
+    ///
+    /// # Errors
+    /// As [`Solver::step`]; the model is then as before the step.
+    fn step_within(&mut self, budget: &mut Budget) -> Result<Option<Event>> {
+        self.advance_within(budget)
     }
 }
