@@ -192,8 +192,24 @@ function renderProgress(position) {
   $('#progress-text').textContent = t('player.progress', { shown, total });
 }
 
+/** What each list or box beside the chart shows, as given to it (in the reader's language). */
+const shown = new WeakMap();
+
+/**
+ * Whether `box` already shows `content` in the reader's language; if not, it is noted as shown
+ * (the caller then builds it). A redraw during background work leaves what did not change
+ * alone: no new nodes, and no layout of the column beside the chart in that frame.
+ */
+function showsAlready(box, content) {
+  const text = `${state.lang} ${JSON.stringify(content)}`;
+  if (shown.get(box) === text) return true;
+  shown.set(box, text);
+  return false;
+}
+
 function renderReadouts(readouts) {
   const list = $('#readouts');
+  if (showsAlready(list, readouts)) return;
   list.replaceChildren();
   for (const { key, value } of readouts) {
     const dt = document.createElement('dt');
@@ -207,6 +223,7 @@ function renderReadouts(readouts) {
 
 function renderTables(tables) {
   const box = $('#tables');
+  if (showsAlready(box, tables)) return;
   box.replaceChildren(
     ...tables.map(({ key, columns, rows }) => {
       const table = buildTable(
@@ -239,6 +256,7 @@ function markScrollingTables() {
 
 function renderMessages(messages) {
   const list = $('#messages');
+  if (showsAlready(list, messages)) return;
   list.replaceChildren();
   for (const { code, args, warning } of messages) {
     const item = document.createElement('li');

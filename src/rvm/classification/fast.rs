@@ -370,7 +370,9 @@ impl Statistics {
                 row[self.next] = value;
             }
             self.next += 1;
-            self.unspent += n * vectors.len();
+            // Its inner products, and the one with φₘ² that `finish` takes: the step's
+            // N·M·(M_𝒜 + 2) of Solver::cost over the M columns.
+            self.unspent += n * (vectors.len() + 1);
             budget.spend(self.unspent / MULTIPLY_ADDS_PER_UNIT);
             self.unspent %= MULTIPLY_ADDS_PER_UNIT;
         }
