@@ -49,9 +49,6 @@ pub struct FastRvmClassifier {
     settings: FastSettings,
     /// The active basis functions, their αᵢ and Gram columns, Sₘ and Qₘ, the refusals.
     set: ActiveSet,
-    /// φₙₘ², column by column as Φ: Σₙ bₙφₙₘ² of every step is then one inner product per
-    /// column (shared by the copies the player keeps).
-    squares: Arc<[f64]>,
     /// The mode of the current model, weights in model order.
     mode: Mode,
     events: Vec<Event>,
@@ -96,10 +93,6 @@ impl FastRvmClassifier {
         let empty_log_ml: f64 = t.iter().map(|&t| likelihood.log_density(0.0, t)).sum();
         let set = ActiveSet::new(problem.m(), first, alpha, problem.gram_column(first), settings.seed);
         let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
-        // Over the contiguous slice and into a Vec first: collecting nalgebra's strided
-        // iterator straight into an Arc<[f64]> took 3–6 ms in wasm at N = 400.
-        let squares: Vec<f64> = problem.design().as_slice().iter().map(|p| p * p).collect();
-        let squares = Arc::from(squares);
         let mut statistics = Statistics::new(&problem, likelihood, &set.active, &mode.y);
         statistics.advance(problem.design(), &mut Budget::unlimited());
         let mut rvm = Self {
@@ -107,13 +100,12 @@ impl FastRvmClassifier {
             problem,
             settings,
             set,
-            squares,
             mode,
             events: vec![],
             converged: false,
             under_way: None,
         };
-        statistics.finish(&mut rvm.set, &rvm.mode.factor, &rvm.squares);
+        statistics.finish(&mut rvm.set, &rvm.mode.factor);
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
             step: 0,
@@ -280,7 +272,7 @@ impl FastRvmClassifier {
     /// Takes the step's new mode and statistics into the model and records its event.
     fn finish_step(&mut self, under_way: StepUnderWay, mode: Mode, statistics: Statistics) -> Event {
         let StepUnderWay { candidate, refused, alpha_old, log_ml_before, mut set, .. } = under_way;
-        statistics.finish(&mut set, &mode.factor, &self.squares);
+        statistics.finish(&mut set, &mode.factor);
         self.set = set;
         self.mode = mode;
         let log_ml = self.log_ml();
@@ -334,6 +326,10 @@ struct Statistics {
     vectors: Vec<Vec<f64>>,
     /// Row j: vector j against each column done so far (as the whitening reads them).
     rows: Vec<Vec<f64>>,
+    /// Σₙ bₙφₙₘ² of each column done so far.
+    b_norms: Vec<f64>,
+    /// φₙₘ² of the column under way.
+    squares: Vec<f64>,
     /// The next column.
     next: usize,
     /// Multiply-adds done and not yet spent from a budget (less than a unit).
@@ -354,7 +350,8 @@ impl Statistics {
             .chain([residual])
             .collect();
         let rows = vec![vec![0.0; problem.m()]; vectors.len()];
-        Self { b, vectors, rows, next: 0, unspent: 0 }
+        let (b_norms, squares) = (Vec::with_capacity(problem.m()), vec![0.0; problem.n()]);
+        Self { b, vectors, rows, b_norms, squares, next: 0, unspent: 0 }
     }
 
     /// Columns of `phi` within `budget` (at least one); `true` once every column is done.
@@ -365,13 +362,18 @@ impl Statistics {
         let mut first = true;
         while self.next < phi.ncols() && (first || budget.allows()) {
             first = false;
-            dots(&phi.as_slice()[self.next * n..(self.next + 1) * n], &vectors, &mut out);
+            let column = &phi.as_slice()[self.next * n..(self.next + 1) * n];
+            dots(column, &vectors, &mut out);
             for (row, &value) in self.rows.iter_mut().zip(&out) {
                 row[self.next] = value;
             }
+            for (square, &p) in self.squares.iter_mut().zip(column) {
+                *square = p * p;
+            }
+            self.b_norms.push(dot(&self.squares, &self.b));
             self.next += 1;
-            // Its inner products, and the one with φₘ² that `finish` takes: the step's
-            // N·M·(M_𝒜 + 2) of Solver::cost over the M columns.
+            // Its inner products with the vectors and with φₘ²: the step's N·M·(M_𝒜 + 2)
+            // of Solver::cost over the M columns.
             self.unspent += n * (vectors.len() + 1);
             budget.spend(self.unspent / MULTIPLY_ADDS_PER_UNIT);
             self.unspent %= MULTIPLY_ADDS_PER_UNIT;
@@ -379,14 +381,12 @@ impl Statistics {
         self.next == phi.ncols()
     }
 
-    /// Writes Qₘ and Sₘ into `set`, whitening by the factor of H and with φₙₘ² of every
-    /// column (`squares`, column by column).
-    fn finish(mut self, set: &mut ActiveSet, factor: &CholeskyFactor, squares: &[f64]) {
-        let (n, m) = (self.b.len(), self.rows.first().map_or(0, Vec::len));
+    /// Writes Qₘ and Sₘ into `set`, whitening by the factor of H.
+    fn finish(mut self, set: &mut ActiveSet, factor: &CholeskyFactor) {
+        let m = self.b_norms.len();
         set.big_q = DVector::from_vec(self.rows.pop().unwrap_or_default());
         let whitened = factor.whitened_norms_sq(m, |k| self.rows[k].as_slice());
-        let b_norms = squares.chunks_exact(n.max(1)).map(|squares| dot(squares, &self.b));
-        set.big_s = DVector::from_iterator(m, b_norms.zip(whitened).map(|(s, g)| s - g));
+        set.big_s = DVector::from_iterator(m, self.b_norms.iter().zip(whitened).map(|(s, g)| s - g));
     }
 }
 
