@@ -66,3 +66,31 @@ pub struct Event {
     /// active basis function (the alignment test).
     pub refused: Vec<usize>,
 }
+
+impl Event {
+    /// Step `step`, which acted on no basis function (noise, convergence): L went from
+    /// `log_ml.0` to `log_ml.1`, with `active` basis functions and noise precision `beta`.
+    pub fn without_basis(
+        step: usize,
+        action: Action,
+        log_ml: (f64, f64),
+        (active, beta): (usize, Option<f64>),
+        refused: Vec<usize>,
+    ) -> Self {
+        Self {
+            step,
+            action,
+            basis: None,
+            s: None,
+            q: None,
+            theta: None,
+            alpha_old: None,
+            alpha_new: None,
+            delta_l: log_ml.1 - log_ml.0,
+            log_ml: log_ml.1,
+            active,
+            beta,
+            refused,
+        }
+    }
+}

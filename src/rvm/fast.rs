@@ -383,21 +383,8 @@ impl FastRvm {
     /// The event of a step that acted on no basis function (noise, convergence), L having
     /// been `log_ml_before`.
     fn model_event(&self, step: usize, action: Action, log_ml_before: f64, refused: Vec<usize>) -> Event {
-        Event {
-            step,
-            action,
-            basis: None,
-            s: None,
-            q: None,
-            theta: None,
-            alpha_old: None,
-            alpha_new: None,
-            delta_l: self.log_ml - log_ml_before,
-            log_ml: self.log_ml,
-            active: self.set.active.len(),
-            beta: Some(self.beta),
-            refused,
-        }
+        let model = (self.set.active.len(), Some(self.beta));
+        Event::without_basis(step, action, (log_ml_before, self.log_ml), model, refused)
     }
 
     /// What a change of β recomputes, to put back if the change is refused.

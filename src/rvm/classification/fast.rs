@@ -95,16 +95,8 @@ impl FastRvmClassifier {
         let mode = irls_with(likelihood, &problem.columns(&set.active), t, &set.alpha, &DVector::zeros(1))?;
         let mut statistics = Statistics::new(&problem, likelihood, &set.active, &mode.y);
         statistics.advance(problem.design(), &mut Budget::unlimited());
-        let mut rvm = Self {
-            likelihood,
-            problem,
-            settings,
-            set,
-            mode,
-            events: vec![],
-            converged: false,
-            under_way: None,
-        };
+        let mut rvm =
+            Self { likelihood, problem, settings, set, mode, events: vec![], converged: false, under_way: None };
         statistics.finish(&mut rvm.set, &rvm.mode.factor);
         let log_ml = rvm.log_ml();
         rvm.events.push(Event {
@@ -226,21 +218,9 @@ impl FastRvmClassifier {
         let (selection, alignment_test) = (self.settings.selection, self.settings.alignment_test);
         let Some(candidate) = self.set.choose(selection, alignment_test, &self.problem.norms_sq, &mut refused) else {
             self.converged = true;
-            let event = Event {
-                step,
-                action: Action::Converged,
-                basis: None,
-                s: None,
-                q: None,
-                theta: None,
-                alpha_old: None,
-                alpha_new: None,
-                delta_l: 0.0,
-                log_ml: self.log_ml(),
-                active: self.set.active.len(),
-                beta: None,
-                refused,
-            };
+            let log_ml = self.log_ml();
+            let event =
+                Event::without_basis(step, Action::Converged, (log_ml, log_ml), (self.set.active.len(), None), refused);
             self.events.push(event.clone());
             return Ok(Err(event));
         };
