@@ -124,3 +124,142 @@ fn the_reader_finds_what_it_must() {
     let found = uses("use crate::rvm::Event;\n// crate::app is only mentioned\nfn f() -> crate::Result<()> {}");
     assert_eq!(found, BTreeSet::from(["rvm".to_owned(), "error".to_owned()]));
 }
+
+/// The children of the folder `dir` (relative to `src/`): its files but `mod.rs`, and its
+/// folders, by name.
+fn children(dir: &Path) -> Vec<(String, PathBuf)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found: Vec<(String, PathBuf)> = fs::read_dir(src.join(dir))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir() || path.extension().is_some_and(|e| e == "rs"))
+        .filter(|path| path.file_name().is_some_and(|name| name != "mod.rs"))
+        .map(|path| (path.file_stem().unwrap().to_string_lossy().into_owned(), path))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The `.rs` files under `path` (itself, if it is one), each with whether `super::` in it
+/// names the folder `path` is in (a file of it, or a folder's `mod.rs`).
+fn sources(path: &Path) -> Vec<(PathBuf, bool)> {
+    if path.is_file() {
+        return vec![(path.to_owned(), true)];
+    }
+    let mut found = vec![];
+    let mut dirs = vec![path.to_owned()];
+    while let Some(dir) = dirs.pop() {
+        for entry in fs::read_dir(&dir).unwrap().flatten() {
+            let file = entry.path();
+            if file.is_dir() {
+                dirs.push(file);
+            } else if file.extension().is_some_and(|e| e == "rs") {
+                let own_mod = dir == path && file.file_name().is_some_and(|n| n == "mod.rs");
+                found.push((file, own_mod));
+            }
+        }
+    }
+    found
+}
+
+/// The siblings (of `names`) that `text` names as `super::name` (if `parent_is_super`) or
+/// as `crate::<module path>::name`, in code before its tests.
+fn sibling_uses(text: &str, module: &str, names: &[String], parent_is_super: bool) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    let full = format!("crate::{module}::");
+    for line in text.lines().take_while(|line| !line.starts_with("#[cfg(test)]")) {
+        let code = line.split("//").next().unwrap_or("");
+        let mut prefixes = vec![full.as_str()];
+        if parent_is_super {
+            prefixes.push("super::");
+        }
+        for prefix in prefixes {
+            let mut rest = code;
+            while let Some(at) = rest.find(prefix) {
+                rest = &rest[at + prefix.len()..];
+                let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if names.contains(&name) {
+                    used.insert(name);
+                }
+            }
+        }
+    }
+    used
+}
+
+/// Within every folder of `src/`, its files and folders use one another without a cycle:
+/// each stands above what it uses, so each can be read (and tested) from the bottom up.
+#[test]
+fn no_folder_of_the_library_has_an_import_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut dirs = vec![PathBuf::new()];
+    while let Some(dir) = dirs.pop() {
+        let kids = children(&dir);
+        let names: Vec<String> = kids.iter().map(|(name, _)| name.clone()).collect();
+        let module = dir.to_string_lossy().replace('/', "::");
+        let mut edges: Vec<(String, BTreeSet<String>)> = vec![];
+        for (name, path) in &kids {
+            if path.is_dir() {
+                dirs.push(path.strip_prefix(&src).unwrap().to_owned());
+            }
+            let mut used = BTreeSet::new();
+            for (file, parent_is_super) in sources(path) {
+                let text = fs::read_to_string(&file).unwrap();
+                used.extend(sibling_uses(&text, &module, &names, parent_is_super));
+            }
+            used.remove(name);
+            edges.push((name.clone(), used));
+        }
+        if let Some(cycle) = find_cycle(&edges) {
+            panic!("in src/{}: {} use one another in a circle", dir.display(), cycle.join(" → "));
+        }
+    }
+}
+
+/// A cycle of the graph `edges` (each node with the nodes it points to), if there is one.
+fn find_cycle(edges: &[(String, BTreeSet<String>)]) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        edges: &[(String, BTreeSet<String>)],
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        let next = edges.iter().find(|(n, _)| n == node).map(|(_, e)| e.clone()).unwrap_or_default();
+        for to in next {
+            if let Some(cycle) = visit(&to, edges, path, done) {
+                return Some(cycle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    edges.iter().find_map(|(node, _)| visit(node, edges, &mut vec![], &mut done))
+}
+
+#[test]
+fn a_cycle_is_found_and_a_chain_is_not() {
+    let graph = |pairs: &[(&str, &[&str])]| -> Vec<(String, BTreeSet<String>)> {
+        pairs.iter().map(|(n, to)| (n.to_string(), to.iter().map(|t| t.to_string()).collect())).collect()
+    };
+    assert_eq!(find_cycle(&graph(&[("a", &["b"]), ("b", &["c"]), ("c", &[])])), None);
+    let cycle = find_cycle(&graph(&[("a", &["b"]), ("b", &["c"]), ("c", &["a"])])).unwrap();
+    assert_eq!(cycle.first(), cycle.last());
+    assert_eq!(cycle.len(), 4);
+    let names = ["panel".to_owned(), "editing".to_owned()];
+    let used = sibling_uses("use super::panel::X; // super::editing\nuse crate::app::editing::Y;", "app", &names, true);
+    assert_eq!(used, BTreeSet::from(["panel".to_owned(), "editing".to_owned()]));
+    let not_super = sibling_uses("use super::panel::X;", "app", &names, false);
+    assert!(not_super.is_empty());
+}

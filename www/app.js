@@ -12,7 +12,7 @@
 //   assets.js   where strings, lessons and the solver come from   scorm.js   a lesson in an LMS
 //   boot.js, startup.js  start-up: where the page cannot start, it says why
 
-import { attempt, buildControls, syncControls } from './controls.js';
+import { attempt, buildControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
 import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
@@ -27,6 +27,7 @@ import { advance, pause, play, restart, startWork, stepBack } from './player.js'
 import { setStage, wireStage } from './stage.js';
 import { ScormSession, findApi } from './scorm.js';
 import { StartupError, showStartupFailure } from './startup.js';
+import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
@@ -151,6 +152,9 @@ function wireEvents() {
   wireHandles();
   wirePoints();
   wirePointer();
+  // The handles and points lists follow every change of the state, after the controls.
+  follow(syncHandles);
+  follow(syncPoints);
   $('#share-toggle').addEventListener('click', toggleShare);
   $('#play').addEventListener('click', () => (state.playing ? pause() : play()));
   $('#step').addEventListener('click', () => {

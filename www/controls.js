@@ -4,10 +4,9 @@
 // control and the last good state stays.
 
 import { clearErrors, showError } from './errors.js';
-import { syncHandles } from './handles.js';
-import { syncPoints } from './points.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
+import { syncControls } from './sync.js';
 import { writeUrl } from './url.js';
 import { drawNow, show } from './view.js';
 import { call } from './wasm.js';
@@ -116,30 +115,6 @@ function presetButtons(key, values) {
   return group;
 }
 
-/** Shows each parameter's current value in its control. */
-export function syncControls() {
-  for (const box of document.querySelectorAll('#controls .control')) {
-    const value = call(() => state.lab.value(box.dataset.key));
-    const active = call(() => state.lab.isActive(box.dataset.key));
-    box.classList.toggle('inactive', !active);
-    for (const input of box.querySelectorAll('input, select')) input.disabled = !active;
-    const select = box.querySelector('select');
-    if (select) {
-      select.value = value;
-      continue;
-    }
-    const checkbox = box.querySelector('input[type=checkbox]');
-    if (checkbox) {
-      checkbox.checked = value === '1';
-      continue;
-    }
-    const range = box.querySelector('input[type=range]');
-    box.querySelector('input[type=text]').value = value;
-    range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
-  }
-  syncHandles();
-  syncPoints();
-}
 
 /**
  * Tries a change on the panel. On success the controls, URL and plot follow; on a typed

@@ -4,12 +4,12 @@
 // read and checked by lesson.js; a step's action is applied by the panel, in the order the
 // core defines.
 
-import { syncControls } from './controls.js';
 import { errorMessage } from './i18n.js';
 import { LessonError, lessonIndex, loadLesson, shownStep, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
 import { startWork } from './player.js';
 import { $, state, t } from './state.js';
+import { syncControls } from './sync.js';
 import { writeUrl } from './url.js';
 import { schedule, show } from './view.js';
 import { call, panelNames } from './wasm.js';

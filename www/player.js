@@ -3,9 +3,9 @@
 // progress bar. Both move the panel only through its wasm handle.
 
 import { sendComparisons } from './comparisons.js';
-import { syncControls } from './controls.js';
 import { clearErrors } from './errors.js';
 import { $, state, t } from './state.js';
+import { syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
 import { drawNow, renderReports, renderWork, schedule, show } from './view.js';

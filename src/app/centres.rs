@@ -7,12 +7,11 @@ use std::collections::BTreeMap;
 
 use super::panel::{Grab, Handle};
 use super::params::{parse_integer, parse_real};
+pub use super::settings::CENTRES_KEY;
 use super::settings::X_RANGE;
 use crate::basis::{Basis, MAX_BASIS_FUNCTIONS};
 use crate::error::{Compact, Error, Result};
 
-/// Key of the moved centres in the URL.
-pub const CENTRES_KEY: &str = "centres";
 /// A press grabs the nearest centre within this fraction of the x range.
 const GRAB_REACH: f64 = 0.04;
 

@@ -3,27 +3,12 @@
 //! works on any [`PanelModel`] through a few of its methods, so this logic is compiled
 //! once, not once per panel.
 
+pub use super::panel::PointEdit;
 use super::panel::{PanelModel, changed_keys, value_of};
 use crate::error::Result;
 
 /// Data edits kept for undo.
 pub const UNDO_DEPTH: usize = 100;
-
-/// A change of one data point.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum PointEdit {
-    /// Point `index` moves to (x, y).
-    Move {
-        /// Which point ([`PanelModel::points`]).
-        index: usize,
-        /// Its new first coordinate.
-        x: f64,
-        /// Its new second coordinate.
-        y: f64,
-    },
-    /// Point `index` goes.
-    Remove(usize),
-}
 
 /// The values some keys had (as in the URL): setting them again undoes (or redoes) an edit.
 type Values = Vec<(String, String)>;

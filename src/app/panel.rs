@@ -13,12 +13,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::background::{Detachable, Outcome};
-use super::editing::PointEdit;
 use super::params::{Notice, ParamSpec};
 use super::plotted::Plotted;
 use super::replay::Player;
 use super::report::{Message, Report, ensure_shown_finite};
-use super::settings::{PointSink, Settings};
+use super::settings::{CENTRES_KEY, PointSink, Settings};
 use crate::backend::PageBackend;
 use crate::error::{Error, Result};
 use crate::plot::{Labels, PlotArea};
@@ -440,7 +439,7 @@ fn assign_pairs(
 /// which would start the run again).
 fn frame_last<'a>(pairs: &'a [(String, String)], last: Option<&str>) -> Vec<&'a (String, String)> {
     let (frames, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(key, _)| Some(key.as_str()) == last);
-    let (centres, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(key, _)| key == super::centres::CENTRES_KEY);
+    let (centres, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(key, _)| key == CENTRES_KEY);
     rest.into_iter().chain(centres).chain(frames).collect()
 }
 
@@ -460,6 +459,22 @@ pub struct Description {
     pub frame_key: Option<&'static str>,
     /// How it is laid out.
     pub layout: Layout,
+}
+
+/// A change of one data point ([`PanelModel::edit_point`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PointEdit {
+    /// Point `index` moves to (x, y).
+    Move {
+        /// Which point ([`PanelModel::points`]).
+        index: usize,
+        /// Its new first coordinate.
+        x: f64,
+        /// Its new second coordinate.
+        y: f64,
+    },
+    /// Point `index` goes.
+    Remove(usize),
 }
 
 /// What every panel offers the page, whichever it is: the object-facing side of [`Live`],

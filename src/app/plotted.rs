@@ -354,9 +354,22 @@ pub fn plotted_csv(tables: &[Plotted]) -> String {
     for table in tables {
         let headings: Vec<String> = table.headings.iter().map(|h| h.csv()).collect();
         let mut lines = table.rows().map(|row| row.iter().map(|v| format!("{v:?}")).collect::<Vec<_>>().join(","));
-        super::report::push_csv_section(&mut text, &table.caption.csv(), &headings.join(","), &mut lines);
+        push_csv_section(&mut text, &table.caption.csv(), &headings.join(","), &mut lines);
     }
     text
+}
+
+/// Appends a section of a CSV file to `text`: a blank line if `text` is not empty, a line
+/// with `caption`, one with the `headings`, then the `lines` of the rows.
+pub fn push_csv_section(text: &mut String, caption: &str, headings: &str, lines: &mut dyn Iterator<Item = String>) {
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(&format!("{caption}\n{headings}\n"));
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::plotted::Plotted;
+use super::plotted::{Plotted, push_csv_section};
 use crate::error::{Error, Result};
 use crate::plot::LegendEntry;
 
@@ -226,19 +226,6 @@ pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
         push_csv_section(&mut text, table.key, &table.columns.join(","), &mut lines);
     }
     text
-}
-
-/// Appends a section of a CSV file to `text`: a blank line if `text` is not empty, a line
-/// with `caption`, one with the `headings`, then the `lines` of the rows.
-pub fn push_csv_section(text: &mut String, caption: &str, headings: &str, lines: &mut dyn Iterator<Item = String>) {
-    if !text.is_empty() {
-        text.push('\n');
-    }
-    text.push_str(&format!("{caption}\n{headings}\n"));
-    for line in lines {
-        text.push_str(&line);
-        text.push('\n');
-    }
 }
 
 #[cfg(test)]

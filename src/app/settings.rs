@@ -617,6 +617,9 @@ pub struct RunData<D> {
 /// Key of the frame shown.
 pub const FRAME_KEY: &str = "step";
 
+/// Key of the moved centres ([`super::centres`]).
+pub const CENTRES_KEY: &str = "centres";
+
 impl<D> RunData<D> {
     /// `data` at frame 0, the frame set on a slider over 0..=`max` with buttons for
     /// `presets`.

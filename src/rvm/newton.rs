@@ -33,10 +33,24 @@
 use nalgebra::{DMatrix, DVector};
 
 use super::Sweep;
-use super::classification::{IRLS_MAX_ITERATIONS, IRLS_TOLERANCE, MAX_HALVINGS, SETTLED};
 use crate::error::{Error, Result};
 use crate::linalg::{CholeskyFactor, CholeskyInSlices, InverseDiagonalInSlices, MULTIPLY_ADDS_PER_UNIT};
 use crate::solver::{Budget, Solver};
+
+/// The search stops once ‖∇Ψ‖ is below this fraction of the size of its terms (for two
+/// classes ‖ |Φ|ᵀ|t − y| + |Aw| ‖, PRML 7.110).
+pub const IRLS_TOLERANCE: f64 = 1e-10;
+
+/// Most Newton steps of a search; with the step-halving safeguard Newton's method
+/// converges in far fewer on any strictly concave log posterior (α > 0).
+pub const IRLS_MAX_ITERATIONS: usize = 200;
+
+/// Newton steps whose predicted rise ½gᵀH⁻¹g in Ψ is below this fraction of 1 + |Ψ|
+/// are taken whole, without the halving test: Ψ's rounding (≈ N·ε·|Ψ|) would decide it.
+const SETTLED: f64 = 1e-12;
+
+/// Most halvings of one Newton step (2⁻⁶⁰ ≈ 10⁻¹⁸: below that the step changes nothing).
+const MAX_HALVINGS: usize = 60;
 
 /// A chord step is taken while ‖g‖ falls at least by this factor a step; after a step that
 /// does not, H is factorised afresh.

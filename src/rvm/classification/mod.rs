@@ -35,20 +35,8 @@ pub use fast::FastRvmClassifier;
 /// The formula named when H = ΦᵀBΦ + A is not positive definite (PRML 7.111).
 const HESSIAN: &str = "H = ΦᵀBΦ + A";
 
-/// [`irls`] stops once ‖∇ ln p(w|t, α)‖ is below this fraction of the size of its two
-/// terms, ‖ |Φ|ᵀ|t − y| + |Aw| ‖ (PRML 7.110).
-pub const IRLS_TOLERANCE: f64 = 1e-10;
-
-/// Most Newton steps of [`irls`]; with the step-halving safeguard Newton's method
-/// converges in far fewer on any strictly concave log posterior (α > 0).
-pub const IRLS_MAX_ITERATIONS: usize = 200;
-
-/// Newton steps whose predicted rise ½gᵀH⁻¹g in Ψ is below this fraction of 1 + |Ψ|
-/// are taken whole, without the halving test: Ψ's rounding (≈ N·ε·|Ψ|) would decide it.
-pub(crate) const SETTLED: f64 = 1e-12;
-
-/// Most halvings of one Newton step (2⁻⁶⁰ ≈ 10⁻¹⁸: below that the step changes nothing).
-pub(crate) const MAX_HALVINGS: usize = 60;
+/// When [`irls`] stops, and how many Newton steps it may take: the search's own constants.
+pub use super::newton::{IRLS_MAX_ITERATIONS, IRLS_TOLERANCE};
 
 /// The Bernoulli log likelihood
 ///
