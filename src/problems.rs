@@ -10,7 +10,9 @@ use crate::basis::{Basis, BasisSpec, Family, kernel_design, kernel_design_2d};
 use crate::data::{Sinc, Sinusoid, TwoClass};
 use crate::error::Result;
 use crate::evidence::Spectrum;
-use crate::rvm::Problem;
+use crate::rvm::classification::{FastRvmClassifier, GlmFit};
+use crate::rvm::{FastRvm, FastSettings, Problem, RvmFit};
+use crate::solver::Solver;
 
 /// The inputs the evidence benchmark spreads its basis over.
 const X_RANGE: (f64, f64) = (0.0, 1.0);
@@ -58,4 +60,93 @@ pub fn two_class_rvm(n: usize) -> Result<Arc<Problem>> {
     let data = TwoClass { n, seed: 1 }.generate()?;
     let phi = kernel_design_2d(&data.x, TwoClass::KERNEL_WIDTH, true)?;
     Ok(Arc::new(Problem::new(phi, DVector::from_vec(data.t))?))
+}
+
+/// [`evidence_spectrum`]'s problem, made once, and the surface the benchmarks time.
+#[derive(Debug, Clone)]
+pub struct EvidenceSurface {
+    spectrum: Spectrum,
+}
+
+impl EvidenceSurface {
+    /// `n` sinusoid points under `m` Gaussian basis functions ([`evidence_spectrum`]).
+    ///
+    /// # Errors
+    /// As [`evidence_spectrum`].
+    pub fn new(m: usize, n: usize) -> Result<Self> {
+        Ok(Self { spectrum: evidence_spectrum(m, n)? })
+    }
+
+    /// A side × side surface over ln α ∈ [−10, 8], ln β ∈ [−6, 12] (equal steps, as the
+    /// evidence panel draws it); its maximum, so that the work cannot be skipped.
+    ///
+    /// # Errors
+    /// As [`Spectrum::surface`].
+    pub fn maximum(&self, side: usize) -> Result<f64> {
+        Ok(self.spectrum.surface((-10.0, 8.0), (-6.0, 12.0), side, side)?.argmax.log_evidence)
+    }
+}
+
+/// [`sinc_rvm`]'s problem, made once, and the runs the benchmarks time on it.
+#[derive(Debug, Clone)]
+pub struct SincRvm {
+    x: Vec<f64>,
+    problem: Arc<Problem>,
+}
+
+impl SincRvm {
+    /// `n` sinc points, their kernel design and the problem (Φᵀt, ‖φₘ‖²).
+    ///
+    /// # Errors
+    /// As [`sinc_rvm`].
+    pub fn new(n: usize) -> Result<Self> {
+        let (x, problem) = sinc_rvm(n)?;
+        Ok(Self { x, problem })
+    }
+
+    /// Builds the N × (N + 1) kernel design again; its last entry, so that the work cannot
+    /// be skipped.
+    ///
+    /// # Errors
+    /// As [`sinc_design`].
+    pub fn design(&self) -> Result<f64> {
+        let phi = sinc_design(&self.x)?;
+        Ok(phi[(phi.nrows() - 1, phi.ncols() - 1)])
+    }
+
+    /// The fast RVM (default settings) from initialisation to convergence.
+    ///
+    /// # Errors
+    /// As [`FastRvm::run`](crate::solver::Solver::run).
+    pub fn fit(&self) -> Result<RvmFit> {
+        let mut rvm = FastRvm::new(Arc::clone(&self.problem), FastSettings::default())?;
+        rvm.run()?;
+        Ok(rvm.fit())
+    }
+}
+
+/// [`two_class_rvm`]'s problem, made once, and the fast classifier's run on it.
+#[derive(Debug, Clone)]
+pub struct TwoClassRvm {
+    problem: Arc<Problem>,
+}
+
+impl TwoClassRvm {
+    /// `n` two-class points, their kernel design and the problem.
+    ///
+    /// # Errors
+    /// As [`two_class_rvm`].
+    pub fn new(n: usize) -> Result<Self> {
+        Ok(Self { problem: two_class_rvm(n)? })
+    }
+
+    /// The fast classifier (default settings) from initialisation to convergence.
+    ///
+    /// # Errors
+    /// As [`FastRvmClassifier::run`](crate::solver::Solver::run).
+    pub fn fit(&self) -> Result<GlmFit> {
+        let mut rvm = FastRvmClassifier::new(Arc::clone(&self.problem), FastSettings::default())?;
+        rvm.run()?;
+        Ok(rvm.fit())
+    }
 }

@@ -6,7 +6,6 @@
 //! Errors become JS `Error`s whose `message` is the English text and whose `code` and
 //! `args` let the page show the message in the reader's language.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use plotters::prelude::IntoDrawingArea;
@@ -22,9 +21,7 @@ use crate::error::Error;
 use crate::palette::Look;
 use crate::plot::{Labels, Mark, PlotArea};
 use crate::problems;
-use crate::rvm::classification::FastRvmClassifier;
-use crate::rvm::{FastRvm, FastSettings, Problem};
-use crate::solver::{Budget, Solver};
+use crate::solver::Budget;
 
 mod to_js;
 use to_js::{ToJs, set_property};
@@ -483,11 +480,11 @@ impl Lab {
     }
 }
 
-/// The evidence-surface benchmark of www/bench.html: [`problems::evidence_spectrum`], whose
-/// surface the page times (the timing itself is the page's; this only forwards).
+/// The evidence-surface benchmark of www/bench.html ([`problems::EvidenceSurface`]); the
+/// page times the calls, this only forwards.
 #[wasm_bindgen]
 pub struct EvidenceBenchmark {
-    spectrum: crate::evidence::Spectrum,
+    problem: problems::EvidenceSurface,
 }
 
 #[wasm_bindgen]
@@ -495,56 +492,47 @@ impl EvidenceBenchmark {
     /// `n` sinusoid points under `m` Gaussian basis functions.
     #[wasm_bindgen(constructor)]
     pub fn new(m: usize, n: usize) -> Result<EvidenceBenchmark, JsValue> {
-        Ok(EvidenceBenchmark { spectrum: js_result(problems::evidence_spectrum(m, n))? })
+        Ok(EvidenceBenchmark { problem: js_result(problems::EvidenceSurface::new(m, n))? })
     }
 
-    /// Computes a side × side surface over ln α ∈ [−10, 8], ln β ∈ [−6, 12] (equal steps, as
-    /// the evidence panel draws it); returns its maximum, so the work cannot be skipped.
+    /// A side × side surface; its maximum.
     pub fn surface(&self, side: usize) -> Result<f64, JsValue> {
-        let grid = js_result(self.spectrum.surface((-10.0, 8.0), (-6.0, 12.0), side, side))?;
-        Ok(grid.argmax.log_evidence)
+        js_result(self.problem.maximum(side))
     }
 }
 
-/// The RVM benchmark of www/bench.html: [`problems::sinc_rvm`], the same problem as the
+/// The RVM benchmark of www/bench.html ([`problems::SincRvm`]), the same problem as the
 /// native `cargo bench --bench rvm`. The page times the calls; this only forwards.
 #[wasm_bindgen]
 pub struct RvmBenchmark {
-    x: Vec<f64>,
-    problem: Arc<Problem>,
+    problem: problems::SincRvm,
 }
 
 #[wasm_bindgen]
 impl RvmBenchmark {
-    /// `n` sinc points, their kernel design and the problem (Φᵀt, ‖φₘ‖²), made once.
+    /// `n` sinc points, their kernel design and the problem, made once.
     #[wasm_bindgen(constructor)]
     pub fn new(n: usize) -> Result<RvmBenchmark, JsValue> {
-        let (x, problem) = js_result(problems::sinc_rvm(n))?;
-        Ok(RvmBenchmark { x, problem })
+        Ok(RvmBenchmark { problem: js_result(problems::SincRvm::new(n))? })
     }
 
-    /// Builds the N × (N + 1) kernel design again; returns its last entry, so the work
-    /// cannot be skipped.
+    /// Builds the kernel design again; its last entry.
     pub fn design(&self) -> Result<f64, JsValue> {
-        let phi = js_result(problems::sinc_design(&self.x))?;
-        Ok(phi[(phi.nrows() - 1, phi.ncols() - 1)])
+        js_result(self.problem.design())
     }
 
-    /// The fast RVM (default settings) from initialisation to convergence, the design
-    /// given; returns the fit `{relevant, weights, alpha, beta, log_marginal_likelihood,
+    /// The fast RVM's fit `{relevant, weights, alpha, beta, log_marginal_likelihood,
     /// iterations, converged}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
-        let mut rvm = js_result(FastRvm::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        js_result(rvm.run())?;
-        Ok(rvm.fit().to_js())
+        Ok(js_result(self.problem.fit())?.to_js())
     }
 }
 
-/// The fast RVM classifier on two-class data in the browser, for www/bench.html:
-/// [`problems::two_class_rvm`], the `classifier N=…` cases of benches/rvm.rs.
+/// The fast RVM classifier on two-class data, for www/bench.html ([`problems::TwoClassRvm`],
+/// the `classifier N=…` cases of benches/rvm.rs); this only forwards.
 #[wasm_bindgen]
 pub struct ClassifierBenchmark {
-    problem: Arc<Problem>,
+    problem: problems::TwoClassRvm,
 }
 
 #[wasm_bindgen]
@@ -552,16 +540,13 @@ impl ClassifierBenchmark {
     /// `n` two-class points, their kernel design and the problem, made once.
     #[wasm_bindgen(constructor)]
     pub fn new(n: usize) -> Result<ClassifierBenchmark, JsValue> {
-        Ok(ClassifierBenchmark { problem: js_result(problems::two_class_rvm(n))? })
+        Ok(ClassifierBenchmark { problem: js_result(problems::TwoClassRvm::new(n))? })
     }
 
-    /// The fast classifier (default settings) from initialisation to convergence; returns
-    /// the fit `{relevant, weights, alpha, log_marginal_likelihood, iterations,
-    /// converged, accuracy}`.
+    /// The fast classifier's fit `{relevant, weights, alpha, log_marginal_likelihood,
+    /// iterations, converged, accuracy}`.
     pub fn fit(&self) -> Result<JsValue, JsValue> {
-        let mut rvm = js_result(FastRvmClassifier::new(Arc::clone(&self.problem), FastSettings::default()))?;
-        js_result(rvm.run())?;
-        Ok(rvm.fit().to_js())
+        Ok(js_result(self.problem.fit())?.to_js())
     }
 }
 
