@@ -160,19 +160,23 @@ impl<'a> PageBackend<'a> {
 
     #[cfg(target_arch = "wasm32")]
     /// Adds `shape` to the open path of `style` (opened with that style after drawing what
-    /// waits, if another is open). `false` (nothing done) for a translucent style, which is
-    /// drawn on its own.
+    /// waits, if another is open); an invisible shape is done at once. `false` (nothing
+    /// done) for a translucent style, which is drawn on its own.
     fn add_to_path(&mut self, style: &Styled, shape: Shape) -> Result<bool, DrawingErrorKind<BackendError>> {
         let colour = style.color();
+        if colour.alpha == 0.0 {
+            return Ok(true);
+        }
         if colour.alpha < 1.0 {
             return Ok(false);
         }
         let fill = matches!(shape, Shape::Circle(_, _, true));
         let wanted = OpenPath { rgb: colour.rgb, width: style.stroke_width(), fill };
-        let Target::Canvas { open, .. } = &self.target else { return Ok(false) };
-        if *open != Some(wanted) {
+        if matches!(self.target, Target::Canvas { open, .. } if open != Some(wanted)) {
             self.flush()?;
-            let Target::Canvas { context, open, .. } = &mut self.target else { return Ok(false) };
+        }
+        let Target::Canvas { context, open, .. } = &mut self.target else { return Ok(false) };
+        if open.is_none() {
             let (r, g, b) = wanted.rgb;
             let text = format!("rgb({r},{g},{b})");
             if fill {
@@ -184,7 +188,6 @@ impl<'a> PageBackend<'a> {
             context.begin_path();
             *open = Some(wanted);
         }
-        let Target::Canvas { context, .. } = &self.target else { return Ok(false) };
         match shape {
             Shape::Line(from, to) => {
                 // As plotters' canvas backend: a horizontal or vertical line on the pixel grid.
@@ -324,7 +327,7 @@ impl DrawingBackend for PageBackend<'_> {
     ) -> Result<(), DrawingErrorKind<BackendError>> {
         let style = self.stroke(style);
         #[cfg(target_arch = "wasm32")]
-        if style.color().alpha == 0.0 || self.add_to_path(&style, Shape::Line(from, to))? {
+        if self.add_to_path(&style, Shape::Line(from, to))? {
             return Ok(());
         }
         forward!(self, b => b.draw_line(from, to, &style))
@@ -382,7 +385,7 @@ impl DrawingBackend for PageBackend<'_> {
         // A circle, filled or not, is a mark (a data point, a ring): coloured as a line.
         let style = self.stroke(style);
         #[cfg(target_arch = "wasm32")]
-        if style.color().alpha == 0.0 || self.add_to_path(&style, Shape::Circle(center, radius, fill))? {
+        if self.add_to_path(&style, Shape::Circle(center, radius, fill))? {
             return Ok(());
         }
         forward!(self, b => b.draw_circle(center, radius, &style, fill))

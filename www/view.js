@@ -192,18 +192,20 @@ function renderProgress(position) {
   $('#progress-text').textContent = t('player.progress', { shown, total });
 }
 
-/** What each list or box beside the chart shows, as given to it (in the reader's language). */
-const shown = new WeakMap();
+/** What each list or box beside the chart was last built from (in the reader's language). */
+const builtFrom = new WeakMap();
 
 /**
  * Whether `box` already shows `content` in the reader's language; if not, it is noted as shown
  * (the caller then builds it). A redraw during background work leaves what did not change
- * alone: no new nodes, and no layout of the column beside the chart in that frame.
+ * alone: no new nodes, and no layout of the column beside the chart in that frame. Numbers
+ * that are not finite are kept apart (JSON would write ∞, −∞ and NaN all as null).
  */
 function showsAlready(box, content) {
-  const text = `${state.lang} ${JSON.stringify(content)}`;
-  if (shown.get(box) === text) return true;
-  shown.set(box, text);
+  const exact = (_, value) => (typeof value === 'number' && !Number.isFinite(value) ? String(value) : value);
+  const text = `${state.lang} ${JSON.stringify(content, exact)}`;
+  if (builtFrom.get(box) === text) return true;
+  builtFrom.set(box, text);
   return false;
 }
 
