@@ -1,5 +1,5 @@
 //! `rvm-lab`: the evidence of a Bayesian linear model, or its relevance vector machine fit,
-//! from CSV files, as JSON.
+//! from CSV files, as JSON; and the generated parts of the docs (`docs panels`).
 //!
 //! ```text
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
@@ -7,6 +7,7 @@
 //! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
+//! rvm-lab docs panels [--root DIR] [--check]
 //! ```
 //!
 //! See the `cli` module (native only; the wasm build has no command line).

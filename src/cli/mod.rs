@@ -7,6 +7,7 @@
 //!             [--likelihood gaussian|bernoulli|poisson|softmax]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
+//! rvm-lab docs panels [--root DIR] [--check]
 //! ```
 //!
 //! `evidence`: with α and β given, prints ln p(t|α,β), m_N and S_N
@@ -25,6 +26,9 @@
 //! fit with the accuracy; with `--likelihood poisson` the targets are counts with rate
 //! exp(wᵀφ) (the same machinery, [`rvm_lab::rvm::likelihood::Likelihood::Poisson`]) and the
 //! fit comes with the mean Poisson deviance.
+//!
+//! `docs panels`: the URL-key tables of `docs/panels.md`, generated from the panels' own
+//! parameter lists ([`docs`]).
 //!
 //! Both read Φ and t with the same CSV rules ([`csv::Table`], [`read_problem`]). Output is
 //! JSON on stdout; errors go to stderr with exit code 2 (bad arguments) or 1 (bad data, or
@@ -48,6 +52,7 @@ use serde::Serialize;
 use thiserror::Error as ThisError;
 
 mod csv;
+mod docs;
 mod finite;
 
 use csv::{CsvError, Table};
@@ -60,6 +65,7 @@ usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
                    [--likelihood gaussian|bernoulli|poisson|softmax]
                    [--method fast|classic|em] [--selection greedy|cyclic|random]
                    [--no-alignment-test] [--events]
+       rvm-lab docs panels [--root DIR] [--check]
        rvm-lab --help
 
   --design PHI.csv   design matrix Φ: a header line, then one row per point and one
@@ -97,7 +103,12 @@ relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_li
                      each relevant column K weights and K alpha (null where pruned).
                      poisson: counts 0, 1, 2, … with rate exp(wᵀφ) (Tipping 2001 §4), the
                      methods and options of bernoulli; prints mean_deviance (the mean Poisson
-                     deviance, 2/N Σ t ln(t/y) − (t − y)) instead of accuracy";
+                     deviance, 2/N Σ t ln(t/y) − (t − y)) instead of accuracy
+
+docs panels: writes the URL-key tables of docs/panels.md (between its <!-- keys:… -->
+markers) from the panels' parameter lists, defaults and the page's English labels.
+  --root DIR         the repository's folder (default: the current one)
+  --check            write nothing; exit 1 if the file is not what the panels generate";
 
 /// Everything that can go wrong, with its message.
 #[derive(Debug, ThisError)]
@@ -121,6 +132,9 @@ enum CliError {
     /// The output could not be written.
     #[error("cannot write the output: {0}")]
     Output(String),
+    /// A documentation file could not be generated, or is not what the code generates.
+    #[error("{0}")]
+    Docs(String),
 }
 
 impl CliError {
@@ -248,6 +262,7 @@ enum Command {
     Help,
     Evidence(EvidenceArgs),
     Rvm(RvmArgs),
+    Docs(docs::DocsArgs),
 }
 
 /// Runs the command line `args` (without the program name): JSON on stdout, or the error on
@@ -271,6 +286,7 @@ fn execute(command: Command) -> Result<(), CliError> {
         }
         Command::Evidence(args) => evidence(&args)?,
         Command::Rvm(args) => rvm(&args)?,
+        Command::Docs(args) => docs::run(&args)?,
     };
     println!("{json}");
     Ok(())
@@ -523,8 +539,9 @@ fn parse_command(args: Vec<String>) -> Result<Command, CliError> {
         Some((first, _)) if first == "--help" || first == "-h" || first == "help" => Ok(Command::Help),
         Some((first, rest)) if first == "evidence" => parse_evidence(rest).map(Command::Evidence),
         Some((first, rest)) if first == "rvm" => parse_rvm(rest).map(Command::Rvm),
+        Some((first, rest)) if first == "docs" => parse_docs(rest).map(Command::Docs),
         Some((first, _)) => {
-            Err(CliError::Usage(format!("unknown command '{first}' (the commands are: evidence, rvm)")))
+            Err(CliError::Usage(format!("unknown command '{first}' (the commands are: evidence, rvm, docs)")))
         }
     }
 }
@@ -562,10 +579,19 @@ struct Options {
     given: BTreeMap<&'static str, Option<String>>,
 }
 
+/// The options of `rvm-lab docs panels`.
+const DOCS_OPTIONS: [Spec; 2] = [("root", Takes::Value), ("check", Takes::Nothing)];
+
 impl Options {
     /// Sorts `--name value`, `--name=value` and `--name` (switches) into [`Options`],
     /// accepting the options of [`INPUT_OPTIONS`] and `own`.
     fn collect(args: &[String], own: &[Spec]) -> Result<Self, CliError> {
+        let accepted: Vec<Spec> = INPUT_OPTIONS.iter().chain(own).copied().collect();
+        Self::collect_only(args, &accepted)
+    }
+
+    /// The same, accepting the options of `accepted` alone.
+    fn collect_only(args: &[String], accepted: &[Spec]) -> Result<Self, CliError> {
         let mut given = BTreeMap::new();
         let mut rest = args.iter();
         while let Some(arg) = rest.next() {
@@ -576,9 +602,8 @@ impl Options {
                 Some((name, value)) => (name, Some(value.to_owned())),
                 None => (flag, None),
             };
-            let &(name, takes) = INPUT_OPTIONS
+            let &(name, takes) = accepted
                 .iter()
-                .chain(own)
                 .find(|(known, _)| *known == name)
                 .ok_or_else(|| CliError::Usage(format!("unknown option '--{name}'")))?;
             if given.contains_key(name) {
@@ -634,6 +659,19 @@ fn parse_evidence(args: &[String]) -> Result<EvidenceArgs, CliError> {
         _ => return Err(CliError::Usage("give both --alpha and --beta, or neither".to_owned())),
     };
     Ok(EvidenceArgs { input: options.input()?, mode })
+}
+
+/// Parses the arguments after `docs`: `panels`, then its options.
+fn parse_docs(args: &[String]) -> Result<docs::DocsArgs, CliError> {
+    match args.split_first() {
+        Some((what, rest)) if what == "panels" => {
+            let options = Options::collect_only(rest, &DOCS_OPTIONS)?;
+            let root = PathBuf::from(options.value("root").unwrap_or("."));
+            Ok(docs::DocsArgs { root, check: options.has("check") })
+        }
+        Some((what, _)) => Err(CliError::Usage(format!("unknown docs '{what}' (there is: panels)"))),
+        None => Err(CliError::Usage("docs needs what to generate: panels".to_owned())),
+    }
 }
 
 /// The options that belong to the fast regression method.
