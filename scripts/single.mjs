@@ -51,7 +51,10 @@ async function partsModule() {
       entries.words.push(`${JSON.stringify(`${lang}/${basename(own, '.js')}`)}: ${id}`);
     }
   }
-  for (const file of (await readdir(join(WWW, 'lessons'))).filter((name) => name.endsWith('.json')).sort()) {
+  // The lessons, not their schema (lessons/lesson.schema.json, for editors: the page never
+  // reads it).
+  const lessons = (await readdir(join(WWW, 'lessons'))).filter((name) => name.endsWith('.json') && !name.endsWith('.schema.json'));
+  for (const file of lessons.sort()) {
     const text = await readFile(join(WWW, 'lessons', file), 'utf8');
     // Minified as it is parsed, so the file carries no indentation.
     entries.lessons.push(`${JSON.stringify(`lessons/${file}`)}: ${JSON.stringify(JSON.stringify(JSON.parse(text)))}`);

@@ -48,6 +48,8 @@ function bilingual(value) {
 /**
  * Checks a parsed lesson and returns it with each step's state parsed into URL pairs.
  * `panels` are the panel names the page knows. Throws a LessonError at the first fault.
+ * lessons/lesson.schema.json describes the same format for editors: what one accepts the
+ * other must (tests/e2e/lesson_schema.test.mjs), so a change here is made there too.
  */
 export function validateLesson(json, file, panels) {
   const fail = (step, field, problem) => {
