@@ -946,9 +946,20 @@ mod tests {
     }
 
     #[test]
+    fn parses_docs_panels_and_refuses_the_data_options() {
+        let default = docs::DocsArgs { root: ".".into(), check: false };
+        assert_eq!(parse(&["docs", "panels"]).unwrap(), Command::Docs(default));
+        let checked = docs::DocsArgs { root: "/repo".into(), check: true };
+        assert_eq!(parse(&["docs", "panels", "--check", "--root=/repo"]).unwrap(), Command::Docs(checked));
+        assert_eq!(usage_error(&["docs"]), "docs needs what to generate: panels");
+        assert_eq!(usage_error(&["docs", "lessons"]), "unknown docs 'lessons' (there is: panels)");
+        assert_eq!(usage_error(&["docs", "panels", "--design", "p"]), "unknown option '--design'");
+    }
+
+    #[test]
     fn argument_errors_say_what_is_wrong() {
         assert_eq!(usage_error(&[]), "no command given");
-        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the commands are: evidence, rvm)");
+        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the commands are: evidence, rvm, docs)");
         assert_eq!(usage_error(&["evidence", "--targets", "t"]), "--design is required");
         assert_eq!(
             usage_error(&["evidence", "--design", "p", "--targets", "t", "--alpha", "1"]),
