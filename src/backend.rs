@@ -9,11 +9,13 @@
 //! equal colour). plotters' canvas backend makes two calls into the page per rectangle, a
 //! fill style built as text and a `fillRect`, which took about 15 ms a frame. The canvas
 //! target instead paints consecutive small opaque filled rectangles into a pixel buffer
-//! and draws that buffer as one image before anything else is drawn: with `putImageData`
-//! when the rectangles cover their bounding box, else with `drawImage` through a scratch
-//! canvas, so that pixels no rectangle covered stay as they were. The pixels are those
-//! `fillRect` would set at whole-pixel corners, which plotters always passes. The SVG
-//! target keeps every rectangle, so the file stays vector.
+//! and draws that buffer as one image before anything else is drawn, with `drawImage`
+//! through a scratch canvas, so that pixels no rectangle covered stay as they were. (Not
+//! `putImageData` on the chart's canvas, even where the rectangles cover their box: it
+//! makes the browser paint at once everything drawn before it, in the drawing's task,
+//! instead of in the frame; gradient descent's drawing at 4× CPU went 45 → 25 ms.) The
+//! pixels are those `fillRect` would set at whole-pixel corners, which plotters always
+//! passes. The SVG target keeps every rectangle, so the file stays vector.
 //!
 //! On the canvas, a polyline's runs of points in one pixel column are cut to their first,
 //! lowest, highest and last points ([`column_extremes`]; the SVG keeps every point): the
@@ -261,13 +263,8 @@ fn draw_batch(context: &CanvasRenderingContext2d, pending: &[Pending]) -> Result
             pixels[y * w + from..y * w + to].fill(value);
         }
     }
-    // (putImageData ignores the canvas's compositing, so it only serves a full box.)
     let bytes: &[u8] = bytemuck::cast_slice(&pixels);
     let image = ImageData::new_with_u8_clamped_array_and_sh(Clamped(bytes), w as u32, h as u32)?;
-    if pixels.iter().all(|p| p >> 24 != 0) {
-        // The rectangles cover their box (a map): no pixel keeps what was below.
-        return context.put_image_data(&image, f64::from(bx), f64::from(by));
-    }
     draw_image(context, &image, (bx, by), (w as u32, h as u32))
 }
 

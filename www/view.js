@@ -15,23 +15,44 @@ import { call, readReport } from './wasm.js';
 /** Whether the page has had a frame to lay itself out since the module arrived. */
 let laidOut = false;
 
+/** Whether a drawing has been made since the last animation frame began. */
+let drawnThisFrame = false;
+
 /**
- * Redraws at the next animation frame; several changes in one frame draw once. What the
- * drawing plots is computed ahead in a task of its own (where a panel has heavy numbers to
- * plot, such as a class map), so that on a slow phone neither that task nor the frame's
- * drawing grows long; a frame that comes first computes it itself.
+ * Redraws before the next animation frame; several changes in one frame draw once. The
+ * drawing is made in a task of its own, so the frame only paints it: on a slow phone a
+ * drawing and the canvas's paint in one task would be a long one. Where a panel has heavy
+ * numbers to plot (a class map), they are computed in a task before the drawing's. A second
+ * drawing in one frame, and the page's first (its first frame only lays out the controls the
+ * module built and the loading note), wait for the frame.
  */
 export function schedule() {
   state.reportsShown = false;
   if (state.frame || state.dead) return;
-  state.frame = requestAnimationFrame(render);
-  nextTask(() => {
-    if (state.frame) prepareDrawing();
+  if (laidOut && !drawnThisFrame) {
+    state.frame = -1;
+    nextTask(drawInTask);
+    return;
+  }
+  state.frame = requestAnimationFrame(() => {
+    laidOut = true;
+    nextTask(drawInTask);
   });
 }
 
-/** Whether the last drawing asked for was put off to the next frame (once only). */
-let deferred = false;
+/**
+ * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first
+ * in this task, and the drawing in the next (once only, so that work changing what is shown
+ * cannot put the drawing off for ever).
+ */
+function drawInTask(prepared = false) {
+  if (!state.frame || state.dead) return;
+  if (!prepared && prepareDrawing()) {
+    nextTask(() => drawInTask(true));
+    return;
+  }
+  render();
+}
 
 /** Computes ahead what the next drawing plots; whether there was anything to compute. */
 function prepareDrawing() {
@@ -45,17 +66,18 @@ function prepareDrawing() {
 
 /**
  * Draws a change at once, in this animation frame: for the inputs that are applied in a frame
- * callback (a dragged slider or point, the player), whose `schedule` would wait for the next
- * frame — the change reaches the screen one frame sooner.
+ * callback (a dragged slider or point, the player) — the change reaches the screen one frame
+ * sooner. What it plots, if heavy, is computed here and drawn in a task of its own.
  */
 export function drawNow() {
-  if (!state.frame || state.dead) return;
-  cancelAnimationFrame(state.frame);
-  render();
+  if (!state.frame || state.dead || !laidOut) return;
+  if (state.frame > 0) cancelAnimationFrame(state.frame);
+  state.frame = -1;
+  drawInTask();
 }
 
 /**
- * Shows a change: the readouts, tables, legend and progress at once, the chart at the next
+ * Shows a change: the readouts, tables, legend and progress at once, the chart by the next
  * frame. Whoever reads the page right after an input (a screen reader, a test that waits for
  * the URL) finds the text of the new state, never the one before it.
  */
@@ -75,22 +97,12 @@ function render() {
   // A resize before the first panel is open (its words still loading): nothing to draw yet;
   // opening it schedules the drawing.
   if (!state.description) return;
-  // The page's first frame only lays it out and paints it (the controls the module built,
-  // the loading note): measuring the chart's box then would force that layout into the same
-  // task as the first drawing, the heaviest of all (the module's code runs for the first time).
-  if (!laidOut) {
-    laidOut = true;
-    state.frame = requestAnimationFrame(render);
-    return;
+  if (!drawnThisFrame) {
+    drawnThisFrame = true;
+    requestAnimationFrame(() => {
+      drawnThisFrame = false;
+    });
   }
-  // What the drawing plots was not computed ahead (this frame came before the task that
-  // would have): it is computed now and drawn at the next frame, each a task of its own.
-  if (!deferred && prepareDrawing()) {
-    deferred = true;
-    state.frame = requestAnimationFrame(render);
-    return;
-  }
-  deferred = false;
   const canvas = $('#chart');
   // The stylesheet sizes the chart's box (the panel's aspect ratio; on stage all it is given).
   const box = $('#canvas-box');
@@ -114,10 +126,26 @@ function render() {
   }
   state.drawMs = performance.now() - start;
   $('#loading').hidden = true;
-  reportHeight();
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
   if (!state.reportsShown) renderReports();
   state.reportsShown = false;
+  if (!measuring) {
+    measuring = true;
+    requestAnimationFrame(measureLaidOut);
+  }
+}
+
+/** Whether the page's measures are asked for at the next frame. */
+let measuring = false;
+
+/**
+ * What needs the page's layout after a drawing (the page's height for a host's frame, the
+ * tables' width), read in the frame, whose layout is due then anyway: read in the drawing's
+ * task, it would lay the page out there.
+ */
+function measureLaidOut() {
+  measuring = false;
+  reportHeight();
   markScrollingTables();
 }
 
@@ -245,8 +273,8 @@ let tablesLaidOut = true;
 
 /**
  * A table wider than the column scrolls sideways; the keyboard can reach it too. Measured in
- * the frame (its layout is due then anyway), not right after the tables are built, which
- * would force a layout of the whole page in the middle of an input.
+ * the frame, not right after the tables are built, which would force a layout of the whole
+ * page in the middle of an input.
  */
 function markScrollingTables() {
   if (tablesLaidOut) return;
