@@ -83,6 +83,13 @@ node_modules/.bin/esbuild www/style.css --minify --charset=utf8 --log-level=warn
 node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --define:PANELS_WITH_WORDS="$panels" \
   --external:./pkg/rvm_lab.js --external:'./strings/*' --outfile=www/app.min.js
+# The lesson editor (www/editor.js, "Make a lesson") is its own bundle, www/editor.min.js, with
+# its stylesheet www/editor.min.css: app.js imports it (assets.js, a path the bundle above does
+# not resolve) when first used, so the page's first load does not carry it. It imports none of
+# the page's modules (app.js hands it what it uses), so it shares their state.
+node_modules/.bin/esbuild www/editor.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --outfile=www/editor.min.js
+node_modules/.bin/esbuild www/editor.css --minify --charset=utf8 --log-level=warning --outfile=www/editor.min.css
 # The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel first
 # has comparisons to run) is served minified as www/worker.min.js; it imports the same glue.
 node_modules/.bin/esbuild www/worker.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \

@@ -30,6 +30,8 @@ export const SITE = [
   'boot.min.js',
   'app.min.js',
   'worker.min.js',
+  'editor.min.js',
+  'editor.min.css',
   'style.min.css',
   'pkg',
   'strings',

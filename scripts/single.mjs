@@ -8,12 +8,12 @@
 // (scripts/build.sh runs it once the module, boot.min.js and style.min.css are built.)
 //
 // It is index.html with everything it loads inside it:
-// - the stylesheet in a <style>;
+// - the stylesheet, the lesson editor's with it, in a <style>;
 // - the start-up guard (boot.js) and the page's modules as two classic scripts: the page
 //   bundled by esbuild as one IIFE with offline.js in assets.js's place, so it has no module
 //   script, no dynamic import and fetches nothing;
 // - both languages' strings, every panel's own words and every lesson (their texts, read by
-//   offline.js from `rvm-lab:parts`, a module this script writes);
+//   offline.js from `rvm-lab:parts`, a module this script writes), and the lesson editor;
 // - the solver's SIMD build, gzipped by zopfli and held by esbuild's binary loader (base64),
 //   which the browser inflates with DecompressionStream as it compiles it.
 // The file carries its own Content-Security-Policy: nothing but its two scripts (by their
@@ -118,7 +118,8 @@ const [page, boot, css, html] = await Promise.all([
   pageScript(),
   // The start-up guard without the English words of the shell, which the file holds anyway.
   bootScript({ words: false }),
-  readFile(join(WWW, 'style.min.css'), 'utf8'),
+  // The page's style and the lesson editor's (which the file holds inside, offline.js).
+  Promise.all(['style.min.css', 'editor.min.css'].map((name) => readFile(join(WWW, name), 'utf8'))).then((parts) => parts.join('')),
   readFile(join(WWW, 'index.html'), 'utf8'),
 ]);
 const scripts = [inline(boot, 'script'), inline(page, 'script')];

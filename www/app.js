@@ -11,6 +11,7 @@
 //   tables.js, plotted.js  tables, and the chart's data table
 //   assets.js   where strings, lessons and the solver come from   scorm.js   a lesson in an LMS
 //   boot.js, startup.js  start-up: where the page cannot start, it says why
+//   editor.js   the lesson editor, a bundle of its own loaded when first used (editorApi)
 
 import { attempt, buildControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
@@ -20,9 +21,11 @@ import { wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
 import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
 import { wireHost } from './host.js';
-import { loadLesson, shownStep } from './lesson.js';
-import { fillLessonMenu, openLesson, renderLesson, wireLessons } from './lesson-view.js';
-import { renderNotices } from './notices.js';
+import { editorModule } from './assets.js';
+import { LessonError, loadLesson, shownStep, validateLesson } from './lesson.js';
+import { closeLesson, fillLessonMenu, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
+import { encodeFragment } from './link.js';
+import { notify, renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
 import { ScormSession, findApi } from './scorm.js';
@@ -30,7 +33,7 @@ import { StartupError, showStartupFailure } from './startup.js';
 import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
-import { PAGE_KEYS, readFragment, readPageParams, toggleShare, writeUrl } from './url.js';
+import { PAGE_KEYS, readFragment, readPageParams, toggleShare, viewPairs, writeUrl } from './url.js';
 import { renderReports, schedule, show } from './view.js';
 import { Lab, call, crashForTests, die, loadModule, panelNames } from './wasm.js';
 
@@ -115,6 +118,25 @@ async function openPanel(name, pairs) {
   return true;
 }
 
+/** What the lesson editor (editor.js, a bundle of its own with no module state of the page)
+ *  may use of the page: given when it opens, never imported again. */
+const editorApi = () => ({
+  state, t, notify, viewPairs, playLesson, closeLesson, validateLesson, LessonError, encodeFragment,
+  panels: panelNames(),
+});
+
+/**
+ * Loads the lesson editor (once) and hands it the page: `then(editor, api)` opens it, plays a
+ * link's lesson … A failed download is a notice; the page stays as it was.
+ */
+async function withEditor(then) {
+  try {
+    await then(await editorModule(), editorApi());
+  } catch (error) {
+    notify({ text: ['lesson.make-failed', { message: String(error?.message ?? error) }] });
+  }
+}
+
 /** The page's own controls: panel and language, reset, notices, share, the chart's pointer,
  *  the player, the add-point form, and redrawing on resize. */
 function wireEvents() {
@@ -156,6 +178,17 @@ function wireEvents() {
   follow(syncHandles);
   follow(syncPoints);
   $('#share-toggle').addEventListener('click', toggleShare);
+  $('#editor-open').addEventListener('click', () => withEditor((editor, api) => editor.openEditor(api)));
+  // A lesson file dropped on the page opens in the editor (a CSV file on the chart is data).
+  document.addEventListener('dragover', (event) => {
+    if (event.dataTransfer?.types.includes('Files')) event.preventDefault();
+  });
+  document.addEventListener('drop', (event) => {
+    const file = event.dataTransfer?.files[0];
+    if (event.defaultPrevented || !/\.json$/i.test(file?.name)) return;
+    event.preventDefault();
+    withEditor((editor, api) => editor.openEditor(api, file));
+  });
   $('#play').addEventListener('click', () => (state.playing ? pause() : play()));
   $('#step').addEventListener('click', () => {
     pause();
@@ -202,6 +235,8 @@ async function main() {
   // boot.js starts this module while the page is still being read.
   if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
   const query = new URLSearchParams(location.search);
+  // (A lesson link's fragment, which the address keeps while the lesson plays.)
+  const hash = location.hash.slice(1);
   // The words of the asked language load beside the module (readPageParams, which needs
   // the module, checks the language again and reports a bad one).
   const asked = LANGUAGES.includes(query.get('lang')) ? query.get('lang') : 'en';
@@ -269,14 +304,17 @@ async function main() {
   for (const [key, value] of query) {
     if (!seen.has(key)) {
       seen.add(key);
-      if (!PAGE_KEYS.includes(key) && !(lessonId && key === 'step')) pairs.push([key, value]);
+      if (!PAGE_KEYS.includes(key) && !(query.has('lesson') && key === 'step')) pairs.push([key, value]);
     } else if (!repeated.has(key)) {
       repeated.add(key);
       state.notices.push({ text: ['notice.repeated', { key, value: query.get(key) }] });
     }
   }
-  // A large state's long values travel in the fragment (link.js).
-  pairs.push(...(await readFragment()));
+  // A large state's long values travel in the fragment (link.js), and so does a lesson's JSON
+  // in a lesson link (`?lesson=&step=k#z=…`, the lesson under the key `lesson`).
+  const fragment = await readFragment();
+  pairs.push(...fragment.filter(([key]) => !PAGE_KEYS.includes(key)));
+  const linked = fragment.find(([key]) => key === 'lesson')?.[1];
   wireEvents();
   await yieldTask();
   // A lesson shown early opens its step's panel itself (no other panel's chart box between),
@@ -290,6 +328,10 @@ async function main() {
     state.scorm = ScormSession.start(findApi(), lessonId);
     const step = query.get('step') ?? String(state.scorm?.resumeStep() ?? 1);
     await openLesson(lessonId, Number(step) - 1, step);
+  }
+  // A lesson link's lesson, checked as a lesson file is; a broken one is a notice.
+  if (linked !== undefined) {
+    await withEditor((editor, api) => editor.playLink(api, linked, hash, Number(query.get('step') ?? 1) - 1));
   }
   // The lesson did not open after all (the module knows its panels better): the URL's panel.
   if (!state.lab) await openPanel(page.panel, pairs);

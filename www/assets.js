@@ -27,6 +27,13 @@ export async function lessonText(file) {
   return response.ok ? response.text() : null;
 }
 
+/** The lesson editor (editor.min.js, beside the page), loaded when first used: the page's
+ *  first load does not carry it. */
+export function editorModule() {
+  const path = './editor.min.js';
+  return import(path);
+}
+
 /** The solver module of build `build` ('simd' or 'scalar'), as the wasm glue's `init` takes
  *  it: the response of pkg/rvm_lab[_simd]_bg.wasm (compiled as it streams in). */
 export async function solverModule(build) {

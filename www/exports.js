@@ -70,7 +70,8 @@ export function wireFiles() {
   });
   $('#canvas-box').addEventListener('drop', async (event) => {
     const file = event.dataTransfer?.files?.[0];
-    if (!file || $('#csv').hidden) return;
+    // (A lesson file is the page's: app.js opens it in the lesson editor.)
+    if (!file || $('#csv').hidden || /\.json$/i.test(file.name)) return;
     event.preventDefault();
     $('#csv-text').value = await file.text();
     importCsv();

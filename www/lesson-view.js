@@ -5,7 +5,7 @@
 // core defines.
 
 import { errorMessage } from './i18n.js';
-import { LessonError, lessonIndex, loadLesson, shownStep, stepForKey } from './lesson.js';
+import { LessonError, lessonIndex, lessonWords, loadLesson, shownStep, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
 import { startWork } from './player.js';
 import { $, state, t } from './state.js';
@@ -58,6 +58,15 @@ export async function openLesson(id, index, asked = String(index + 1)) {
   await showLessonStep(shown);
 }
 
+/** Plays a lesson that is not a built-in one (a file, a link, the editor's preview): `data` as
+ *  validateLesson returns it, from step `index` (the nearest one the lesson has); `link`, the
+ *  packed fragment that holds it, stays in the address. */
+export function playLesson(data, index, link) {
+  state.lesson = { id: '', data, index: 0, link };
+  $('#lesson-select').value = '';
+  return showLessonStep(shownStep(index, data.steps.length));
+}
+
 /** Shows step `index` of the lesson: its text at once, then its panel state and its action
  *  (unless another step was asked for while the panel's words loaded). */
 async function showLessonStep(index) {
@@ -104,9 +113,9 @@ export function renderLesson() {
   const steps = lesson.data.steps;
   const step = steps[lesson.index];
   const lang = state.lang;
-  $('#lesson-title').textContent = lesson.data.title[lang];
-  $('#lesson-step-title').textContent = step.title[lang];
-  $('#lesson-text').textContent = step.text[lang];
+  $('#lesson-title').textContent = lessonWords(lesson.data.title, lang);
+  $('#lesson-step-title').textContent = lessonWords(step.title, lang);
+  $('#lesson-text').textContent = lessonWords(step.text, lang);
   $('#lesson-math').replaceChildren(...mathNodes(step.math ?? ''));
   $('#lesson-counter').textContent = t('lesson.counter', { k: lesson.index + 1, n: steps.length });
   $('#lesson-progress').max = steps.length;

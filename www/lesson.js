@@ -39,11 +39,19 @@ function parseAction(action) {
   return { points, steps, highlight };
 }
 
-/** Whether `value` is a text in every lesson language. */
+/** Whether `text` is a text to show (not empty or only white space). */
+const words = (text) => typeof text === 'string' && text.trim() !== '';
+
+/** Whether `value` is a text in the lesson languages: each one given a string, at least one
+ *  of them not blank (a blank one shows the other, `lessonWords`). */
 function bilingual(value) {
   return value !== null && typeof value === 'object'
-    && LESSON_LANGUAGES.every((lang) => typeof value[lang] === 'string' && value[lang].trim() !== '');
+    && LESSON_LANGUAGES.every((lang) => value[lang] === undefined || typeof value[lang] === 'string')
+    && LESSON_LANGUAGES.some((lang) => words(value[lang]));
 }
+
+/** A lesson text in `lang`, or, where that one is blank, in the other language. */
+export const lessonWords = (text, lang) => (words(text[lang]) ? text[lang] : LESSON_LANGUAGES.map((other) => text[other]).find(words));
 
 /**
  * Checks a parsed lesson and returns it with each step's state parsed into URL pairs.

@@ -1,10 +1,11 @@
 // The single file's parts (rvm-lab.html): what assets.js fetches when the lab is served, held
-// inside the file — both languages' strings, every panel's own words, every lesson and the
-// solver module — so that it needs no fetch, no module script and no dynamic import, and runs
-// from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
+// inside the file — both languages' strings, every panel's own words, every lesson, the solver
+// module and the lesson editor — so that it needs no fetch, no module script and no dynamic
+// import, and runs from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
 // assets.js's place; `rvm-lab:parts` is the table of contents it writes.
 
 import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP } from 'rvm-lab:parts';
+import * as editor from './editor.js';
 import { StartupError } from './startup.js';
 
 export async function languageStrings(lang) {
@@ -34,6 +35,11 @@ export async function solverModule(build) {
   }
   const wasm = new Blob([SOLVER_GZIP]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Response(wasm, { headers: { 'content-type': 'application/wasm' } });
+}
+
+/** The lesson editor, inside the file (its stylesheet is in the file's style). */
+export async function editorModule() {
+  return editor;
 }
 
 /** No worker script: the single file loads nothing (its policy allows no worker either), so

@@ -36,16 +36,20 @@ let writes = 0;
 /** Whether the address bar's fragment is still being packed. */
 let packing = false;
 
+/** The view as the address holds it: the panel and its state (a lesson step's `state`). */
+export const viewPairs = () => [['panel', state.panel], ...call(() => state.lab.query())];
+
 /** Writes the current state into the address bar (no new history entry): in a lesson its
- *  name and step (1-based), which set the panel; else the panel and its state. A state too
- *  long for the query puts its long values in the fragment (link.js): at once as a plain
- *  query, then packed. */
+ *  name and step (1-based), which set the panel (a lesson from a link or a file: an empty
+ *  name, and the fragment that holds it); else the panel and its state. A state too long for
+ *  the query puts its long values in the fragment (link.js): at once as a plain query, then
+ *  packed. */
 export function writeUrl() {
   const pairs = [];
   if (state.lesson) {
     pairs.push(['lesson', state.lesson.id], ['step', String(state.lesson.index + 1)]);
   } else {
-    pairs.push(['panel', state.panel], ...call(() => state.lab.query()));
+    pairs.push(...viewPairs());
   }
   if (state.large) pairs.push(['large', '1']);
   if (state.stage) pairs.push(['stage', '1']);
@@ -54,8 +58,9 @@ export function writeUrl() {
   const { query, fragment } = splitPairs(pairs);
   const address = `${location.pathname}?${new URLSearchParams(query)}`;
   const write = ++writes;
-  packing = fragment.length > 0;
-  setAddress(packing ? `${address}#${new URLSearchParams(fragment)}` : address);
+  const link = state.lesson?.link;
+  packing = !link && fragment.length > 0;
+  setAddress(link ? `${address}#${link}` : packing ? `${address}#${new URLSearchParams(fragment)}` : address);
   renderShare();
   if (!packing) return;
   encodeFragment(fragment)
@@ -83,13 +88,14 @@ function setAddress(address) {
 }
 
 /**
- * The pairs of the address's fragment (the long values of a large state). One that cannot
- * be read gives a notice and no pairs: the view opens from its query.
+ * The pairs of the address's fragment (the long values of a large state, or a lesson's JSON
+ * under `lesson`). One that cannot be read gives a notice and no pairs: the view opens from
+ * its query.
  */
 export async function readFragment() {
   if (location.hash.length <= 1) return [];
   try {
-    return (await decodeFragment(location.hash)).filter(([key]) => !PAGE_KEYS.includes(key));
+    return await decodeFragment(location.hash);
   } catch (error) {
     const reason = error instanceof LinkError ? error.message : String(error);
     state.notices.push({ text: ['notice.fragment', { message: reason }] });

@@ -32,6 +32,33 @@ describe('axe-core finds no violation', () => {
     assert.deepEqual(found, []);
   });
 
+  test('with the lesson editor open (two steps recorded, the link shown), light and dark, and in its preview', async () => {
+    const found = [];
+    for (const [colorScheme, lang] of [['light', 'en'], ['dark', 'zh']]) {
+      const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+      const page = await context.newPage();
+      await page.goto(`${env.url}?panel=fast-rvm&lang=${lang}`);
+      await page.waitForSelector('body[data-ready="1"]');
+      await page.click('#editor-open');
+      await page.waitForSelector('#editor:not([hidden])');
+      await page.fill('#editor [data-field="title.en"]:not([data-i])', 'A lesson');
+      for (const i of [0, 1]) {
+        await page.click('#editor [data-do="add"]');
+        await page.fill(`#editor [data-field="title.en"][data-i="${i}"]`, `Step ${i + 1}`);
+        await page.fill(`#editor [data-field="text.zh"][data-i="${i}"]`, '说明');
+      }
+      await page.click('#editor [data-do="link"]');
+      await page.waitForSelector('#editor-link-box:not([hidden])');
+      for (const line of await axeViolations(page)) found.push(`editor ${colorScheme} ${lang}: ${line}`);
+      await page.click('#editor [data-do="preview"]');
+      await page.waitForSelector('#lesson:not([hidden])');
+      await settled(page);
+      for (const line of await axeViolations(page)) found.push(`editor preview ${colorScheme} ${lang}: ${line}`);
+      await context.close();
+    }
+    assert.deepEqual(found, []);
+  });
+
   test('on a lesson, in dark mode, on stage, with the list of keys open, on embed.html and lecturers.html', async () => {
     const found = [];
     const cases = [

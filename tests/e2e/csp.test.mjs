@@ -91,3 +91,28 @@ test('embed.html, the deck, the page for lecturers and the single file', async (
     else assert.equal(policy, STRICT_POLICY);
   }
 });
+
+test('the lesson editor, served (its own bundle and stylesheet) and in the single file: open, a view added, previewed, a lesson link played', async () => {
+  const useEditor = async () => {
+    document.querySelector('#editor-open').click();
+    for (let i = 0; i < 200 && !document.querySelector('#editor:not([hidden]) [data-do="add"]'); i += 1) await new Promise((done) => setTimeout(done, 25));
+    document.querySelector('#editor [data-do="add"]').click();
+    const type = (selector, value) => {
+      const input = document.querySelector(selector);
+      input.value = value;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+    type('#editor [data-field="title.en"]:not([data-i])', 'Policy');
+    type('#editor [data-field="title.en"][data-i="0"]', 'One');
+    type('#editor [data-field="text.en"][data-i="0"]', 'Text.');
+    document.querySelector('#editor [data-do="preview"]').click();
+    for (let i = 0; i < 200 && document.querySelector('#lesson').hidden; i += 1) await new Promise((done) => setTimeout(done, 25));
+    if (document.querySelector('#lesson').hidden) throw new Error('the preview did not play');
+    // The editor's stylesheet applies (a grid beside the panel at this width).
+    if (getComputedStyle(document.querySelector('main')).display !== 'grid') throw new Error('no editor style');
+  };
+  for (const path of ['index.html?panel=basis', 'rvm-lab.html?panel=basis']) {
+    const { seen, errors } = await violations(path, () => document.body.dataset.ready === '1', useEditor);
+    assert.deepEqual([seen, errors], [[], []], path);
+  }
+});

@@ -5,6 +5,7 @@
 // the chart opens from the keyboard. Where a course lives: the single file from disk (and the
 // served page from disk, which opens it), the served page in a frame sandboxed without
 // allow-same-origin from a plain static server, and the single file as a sandboxed srcdoc.
+// The lesson editor: two views recorded and a valid lesson saved.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import zh from '../../www/strings/zh.js';
 import { serve } from '../../scripts/serve.mjs';
+import { validateLesson } from '../../www/lesson.js';
 import { panelNames } from './browser.mjs';
 import { drawnIn, putFrame } from './frames.mjs';
 
@@ -59,6 +61,58 @@ async function settled(page) {
 const draws = (page) => page.$eval('#chart', (c) => Number(c.dataset.draws ?? 0));
 
 describe('Firefox', () => {
+  test('the lesson editor: opened, two views added, a valid lesson saved', async () => {
+    const field = (name, i) => `#editor [data-field="${name}"]${i === undefined ? ':not([data-i])' : `[data-i="${i}"]`}`;
+    /** Opens the editor on `query`'s view and adds it (the lesson in the making is kept for the
+     *  tab), its English title `title`. */
+    const addView = async (query, i, title) => {
+      const page = await open(query);
+      await page.click('#editor-open');
+      await page.waitForSelector('#editor:not([hidden])');
+      if (i === 0) await page.type(field('title.en'), 'Two views');
+      await page.click('#editor [data-do="add"]');
+      await page.type(field('title.en', i), title);
+      await page.type(field('text.zh', i), '说明');
+      return page;
+    };
+    const first = await addView('?panel=sparsity', 0, 'Sparse');
+    // The second view in the same tab: the editor keeps its lesson across the navigation.
+    await first.goto(`${url}?panel=basis&M=7`);
+    await first.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
+    await first.click('#editor-open');
+    await first.waitForSelector('#editor:not([hidden])');
+    await first.click('#editor [data-do="add"]');
+    await first.type(field('title.en', 1), 'Basis');
+    await first.type(field('text.en', 1), 'Seven functions.');
+    // The file the download link holds, as the page makes it (WebDriver BiDi gives no download
+    // event here; the page's policy lets no fetch read a blob: URL).
+    await first.evaluate(() => {
+      window.savedLessons = [];
+      const objectUrl = URL.createObjectURL;
+      let blob = null;
+      URL.createObjectURL = (made) => {
+        blob = made;
+        return objectUrl(made);
+      };
+      HTMLAnchorElement.prototype.click = function save() {
+        if (this.download) blob.text().then((text) => window.savedLessons.push({ name: this.download, text }));
+      };
+    });
+    await first.click('#editor [data-do="save"]');
+    await first.waitForFunction(() => window.savedLessons.length === 1);
+    const [{ name, text }] = await first.evaluate(() => window.savedLessons);
+    assert.equal(name, 'two-views.json');
+    const lesson = JSON.parse(text);
+    assert.deepEqual(lesson.steps.map((step) => step.title.en), ['Sparse', 'Basis']);
+    assert.deepEqual(lesson.steps.map((step) => new URLSearchParams(step.state).get('panel')), ['sparsity', 'basis']);
+    assert.equal(new URLSearchParams(lesson.steps[1].state).get('M'), '7');
+    const checked = validateLesson(lesson, name, await panelNames());
+    assert.equal(checked.steps.length, 2);
+    assert.equal(await first.$eval('#editor-error', (p) => p.textContent), '');
+    assert.deepEqual(first.consoleErrors, []);
+    await first.close();
+  });
+
   test('every panel draws, with no console error', async () => {
     for (const panel of await panelNames()) {
       const page = await open(`?panel=${panel}`);

@@ -38,7 +38,8 @@ describe('lesson files', () => {
 
   test('each fault names its step and field', () => {
     const cases = [
-      [(l) => { delete l.steps[1].text.zh; }, 2, 'text', 'not-text'],
+      [(l) => { delete l.steps[1].text.zh; l.steps[1].text.en = ' '; }, 2, 'text', 'not-text'],
+      [(l) => { l.steps[0].text.zh = 2; }, 1, 'text', 'not-text'],
       [(l) => { l.steps[0].title = 'plain'; }, 1, 'title', 'not-text'],
       [(l) => { l.steps[1].state = 'panel=nope'; }, 2, 'state', 'no-panel'],
       [(l) => { delete l.steps[0].state; }, 1, 'state', 'missing'],
@@ -50,7 +51,7 @@ describe('lesson files', () => {
       [(l) => { l.steps[1].action = { points: [[0.1]] }; }, 2, 'action', 'bad-action'],
       [(l) => { l.steps[1].action = { points: [[0.1, 'a']] }; }, 2, 'action', 'bad-action'],
       [(l) => { l.steps = []; }, 0, 'steps', 'no-steps'],
-      [(l) => { l.title.en = ' '; }, 0, 'title', 'not-text'],
+      [(l) => { l.title = { en: ' ', zh: '' }; }, 0, 'title', 'not-text'],
     ];
     for (const [spoil, step, field, problem] of cases) {
       const lesson = good();
@@ -191,7 +192,9 @@ describe('lesson mode in the page', () => {
   test('a malformed lesson is reported by step and field, and the page stays as it was', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1100, height: 800 } });
     const broken = good();
+    // Neither language: one may be empty, not both.
     delete broken.steps[1].text.zh;
+    broken.steps[1].text.en = '';
     await context.route('**/lessons/broken.json', (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify(broken) }));
     // An instructor's lesson is listed in the index, as the README says.
     const index = JSON.parse(readFileSync(new URL('../../www/lessons/index.json', import.meta.url)));
