@@ -74,6 +74,29 @@ async function normalised(page, state) {
   return page.evaluate(() => location.search.slice(1));
 }
 
+/** Each step of the lesson shown on `page` (from its first), stepped with PageDown: its
+ *  counter, title, text and the panel's state once its action is applied and its work done. */
+async function walk(page, count) {
+  await page.waitForSelector('#lesson:not([hidden])');
+  const shown = [];
+  for (let k = 1; k <= count; k += 1) {
+    // The address says the step once its panel is open and its action applied.
+    await page.waitForFunction((n) => document.querySelector('#lesson-counter').textContent.startsWith(`step ${n} `)
+      && new URLSearchParams(location.search).get('step') === String(n), k);
+    await settled(page);
+    shown.push(await page.evaluate(() => ({
+      counter: document.querySelector('#lesson-counter').textContent,
+      title: document.querySelector('#lesson-step-title').textContent,
+      text: document.querySelector('#lesson-text').textContent,
+      math: document.querySelector('#lesson-math').innerHTML,
+      panel: window.rvmLab.state.panel,
+      query: window.rvmLab.state.lab.query(),
+    })));
+    if (k < count) await page.keyboard.press('PageDown');
+  }
+  return shown;
+}
+
 describe('a built-in lesson made again in the editor', () => {
   test('fast-rvm: nine steps recorded, typed and saved equal the built-in file in every field the editor sets', async (t) => {
     const built = lessonFile('fast-rvm');
@@ -120,8 +143,16 @@ describe('a built-in lesson made again in the editor', () => {
       literal += same;
     }
     t.diagnostic(`${literal} of ${built.steps.length} states are the built-in one's pairs; the rest the lab's spelling of them`);
-    assert.deepEqual(page.consoleErrors, []);
+    // Played, the saved lesson shows at every step what the built-in one shows: the same
+    // panel state (its action applied), the same texts.
+    await openEditor(page);
+    await page.click(act('preview'));
+    const mine = await walk(page, built.steps.length);
+    const reader = await open(env, '?lesson=fast-rvm&step=1');
+    assert.deepEqual(mine, await walk(reader, built.steps.length));
+    assert.deepEqual([...page.consoleErrors, ...reader.consoleErrors], []);
     await page.context().close();
+    await reader.context().close();
   });
 });
 
@@ -446,6 +477,18 @@ describe('words, keyboard, access', () => {
     const colours = await page.evaluate(() => ['backgroundColor', 'color'].map((key) => getComputedStyle(document.querySelector('#editor'))[key]));
     assert.deepEqual(colours, ['rgb(21, 21, 21)', 'rgb(230, 230, 230)']);
     await context.close();
+  });
+
+  test('on stage the chart has the screen: the editor waits until the stage is left', async () => {
+    const page = await open(env, '?panel=basis');
+    await openEditor(page);
+    await page.click('#stage-enter');
+    await page.waitForFunction(() => document.body.classList.contains('stage'));
+    assert.equal(await page.isVisible('#editor'), false);
+    await page.click('#stage-leave');
+    await page.waitForFunction(() => !document.body.classList.contains('stage'));
+    assert.equal(await page.isVisible('#editor'), true);
+    await page.context().close();
   });
 
   test('the page loads no part of the editor until it is used', async () => {

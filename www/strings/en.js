@@ -354,7 +354,7 @@ export default {
   'keys.redo': 'Redo the edit undone.',
   'keys.next': 'In a lesson: the next step (what a presentation clicker sends).',
   'keys.prev': 'In a lesson: the step before.',
-  'keys.escape': 'Close this list, or the stage view’s controls drawer.',
+  'keys.escape': 'Close this list, the stage view’s controls drawer, or the lesson editor (its preview first).',
   'keys.frame': 'In a slide deck’s frame, every other key goes on to the deck, so one clicker runs both.',
   'keys.close': 'Close',
   'handles.legend': 'Move on the chart',

@@ -354,7 +354,7 @@ export default {
   'keys.redo': '重做被撤销的编辑。',
   'keys.next': '在课程中：下一步（演示翻页器发送的键）。',
   'keys.prev': '在课程中：上一步。',
-  'keys.escape': '关闭本列表，或舞台视图的控件抽屉。',
+  'keys.escape': '关闭本列表、舞台视图的控件抽屉或课程编辑器（先退出其预览）。',
   'keys.frame': '嵌入幻灯片的框架中，其余按键都交给幻灯片，一个翻页器即可同时控制两者。',
   'keys.close': '关闭',
   'handles.legend': '在图上移动',
