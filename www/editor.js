@@ -386,9 +386,11 @@ function onInput({ target }) {
   keep();
 }
 
-/** Escape leaves the preview, or closes the editor (not while a dialog has it). */
+/** Escape leaves the preview, or closes the editor (not while a dialog has it, nor on stage,
+ *  where the editor steps aside and Escape closes the stage's drawer). */
 function onKey(event) {
-  if (event.key !== 'Escape' || box.hidden || document.querySelector('dialog[open]')) return;
+  const elsewhere = document.querySelector('dialog[open]') || document.body.classList.contains('stage');
+  if (event.key !== 'Escape' || event.defaultPrevented || box.hidden || elsewhere) return;
   event.preventDefault();
   if (previewing) backToEditing();
   else closeEditor();

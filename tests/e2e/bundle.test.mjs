@@ -35,7 +35,7 @@ after(async () => {
 test('the zip is named by Cargo.toml’s version and holds the site at its root, and no build leftovers', async () => {
   assert.match(await version(), /^\d+\.\d+\.\d+/);
   const names = Object.keys(files);
-  for (const name of ['index.html', 'rvm-lab.html', 'lecturers.html', 'deck.html', 'embed.html', 'embed.js', 'embed.global.js', 'app.min.js', 'boot.min.js', 'lessons/index.json', 'strings/zh.js']) {
+  for (const name of ['index.html', 'rvm-lab.html', 'lecturers.html', 'deck.html', 'embed.html', 'embed.js', 'embed.global.js', 'app.min.js', 'boot.min.js', 'editor.min.js', 'editor.min.css', 'lessons/index.json', 'strings/zh.js']) {
     assert.ok(names.includes(name), `${name} is missing`);
   }
   assert.ok(names.some((name) => /^pkg\/rvm_lab_simd_bg\.wasm$/.test(name)));
