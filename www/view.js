@@ -65,12 +65,20 @@ function prepareDrawing() {
 }
 
 /**
- * Draws a change at once, in this animation frame: for the inputs that are applied in a frame
- * callback (a dragged slider or point, the player) — the change reaches the screen one frame
- * sooner. What it plots, if heavy, is computed here and drawn in a task of its own.
+ * The longest drawing made inside an animation frame, in ms (`state.drawMs`, the last
+ * drawing's time): with the frame's layout and the canvas's paint after it, such a frame stays
+ * under 50 ms. A longer one (on a slow phone, a heavy chart) waits for its task.
+ */
+const FRAME_DRAW_MS = 10;
+
+/**
+ * Draws a change at once, in this animation frame, if the drawing fits in it: for the inputs
+ * that are applied in a frame callback (a dragged slider or point, the player) — the change
+ * reaches the screen one frame sooner. What it plots, if heavy, is computed here and drawn in
+ * a task of its own.
  */
 export function drawNow() {
-  if (!state.frame || state.dead || !laidOut) return;
+  if (!state.frame || state.dead || !laidOut || state.drawMs > FRAME_DRAW_MS) return;
   if (state.frame > 0) cancelAnimationFrame(state.frame);
   state.frame = -1;
   drawInTask();
