@@ -9,27 +9,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
 import { LessonError, validateLesson } from '../../www/lesson.js';
 import { seeded } from './seeded.mjs';
+import { LESSONS, PANELS } from './sources.mjs';
 
 const SEED = Number(process.env.LESSON_FUZZ_SEED ?? 20261806);
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 2000);
-
-/** The panel names, read from the Rust sources (each panel's `const NAME`), so that no
- *  wasm build is needed. */
-const PANELS = readdirSync(new URL('../../src/app/panels/', import.meta.url))
-  .filter((file) => file.endsWith('.rs'))
-  .flatMap((file) => {
-    const source = readFileSync(new URL(`../../src/app/panels/${file}`, import.meta.url), 'utf8');
-    return [...source.matchAll(/const NAME: &'static str = "([^"]+)";/g)].map((m) => m[1]);
-  });
-
-/** The built-in lessons: [id, parsed JSON]. */
-const LESSONS = JSON.parse(readFileSync(new URL('../../www/lessons/index.json', import.meta.url))).map(({ id }) => [
-  id,
-  JSON.parse(readFileSync(new URL(`../../www/lessons/${id}.json`, import.meta.url))),
-]);
 
 /** The fields and problems a LessonError may name (www/lesson.js). */
 const FIELDS = ['lesson', 'title', 'steps', 'step', 'text', 'math', 'state', 'action'];

@@ -14,18 +14,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { LessonError, validateLesson } from '../../www/lesson.js';
 import { seeded } from './seeded.mjs';
+import { LESSONS, PANELS } from './sources.mjs';
 
 const SEED = Number(process.env.LESSON_SCHEMA_SEED ?? 20263404);
 const CASES = Number(process.env.LESSON_SCHEMA_CASES ?? 3000);
-
-/** The panel names, read from the Rust sources (each panel's `const NAME`), sorted. */
-const PANELS = readdirSync(new URL('../../src/app/panels/', import.meta.url))
-  .filter((file) => file.endsWith('.rs'))
-  .flatMap((file) => {
-    const source = readFileSync(new URL(`../../src/app/panels/${file}`, import.meta.url), 'utf8');
-    return [...source.matchAll(/const NAME: &'static str = "([^"]+)";/g)].map((m) => m[1]);
-  })
-  .sort();
 
 /** The parsed JSON of a file, by a path relative to this test. */
 const read = (path) => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
@@ -38,9 +30,6 @@ const SCHEMA = read('../../www/lessons/lesson.schema.json');
 const ajv = new Ajv2020({ allErrors: true, keywords: ['patternErrorMessage'] });
 const schemaValid = ajv.compile(SCHEMA);
 const stateValid = ajv.getSchema(`${SCHEMA.$id}#/$defs/state`);
-
-/** The built-in lessons: [id, parsed JSON]. */
-const LESSONS = read('../../www/lessons/index.json').map(({ id }) => [id, read(`../../www/lessons/${id}.json`)]);
 
 /** The broken corpus: file name (without .json) → the step, field and problem the page
  *  names. Each file holds one fault. */
