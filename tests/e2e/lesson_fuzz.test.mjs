@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LessonError, validateLesson } from '../../www/lesson.js';
 import { seeded } from './seeded.mjs';
-import { LESSONS, PANELS } from './sources.mjs';
+import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
 
 const SEED = Number(process.env.LESSON_FUZZ_SEED ?? 20261806);
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 2000);
@@ -135,11 +135,7 @@ test('every built-in lesson validates and round-trips through JSON', () => {
 test(`${CASES} mutated lessons validate or throw a LessonError naming the step and field`, () => {
   const random = seeded(SEED);
   let accepted = 0;
-  for (let n = 0; n < CASES; n += 1) {
-    const [id, original] = LESSONS[n % LESSONS.length];
-    let lesson = structuredClone(original);
-    const mutations = 1 + Math.floor(random() * 3);
-    for (let m = 0; m < mutations; m += 1) lesson = mutate(lesson, random);
+  for (const [id, lesson, n] of mutatedLessons(random, CASES, mutate)) {
     const file = `${id}.json`;
     try {
       // As given (NaN, undefined and −0 included), then as a file would hold it.

@@ -14,7 +14,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { LessonError, validateLesson } from '../../www/lesson.js';
 import { seeded } from './seeded.mjs';
-import { LESSONS, PANELS } from './sources.mjs';
+import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
 
 const SEED = Number(process.env.LESSON_SCHEMA_SEED ?? 20263404);
 const CASES = Number(process.env.LESSON_SCHEMA_CASES ?? 3000);
@@ -260,12 +260,8 @@ function mutate(lesson, random) {
 test(`${CASES} lessons mutated from the built-in ones: the schema accepts each exactly when the page does`, () => {
   const random = seeded(SEED);
   let accepted = 0;
-  for (let n = 0; n < CASES; n += 1) {
-    const [id, original] = LESSONS[n % LESSONS.length];
-    let lesson = structuredClone(original);
-    const mutations = 1 + Math.floor(random() * 3);
-    for (let m = 0; m < mutations; m += 1) lesson = mutate(lesson, random);
-    lesson = JSON.parse(JSON.stringify(lesson));
+  for (const [id, mutated, n] of mutatedLessons(random, CASES, mutate)) {
+    const lesson = JSON.parse(JSON.stringify(mutated));
     const fault = pageFault(lesson, `${id}.json`);
     const errors = schemaErrors(lesson);
     const page = fault ? `refuses it (${fault.message})` : 'accepts it';

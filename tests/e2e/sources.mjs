@@ -17,3 +17,15 @@ export const PANELS = readdirSync(new URL('../../src/app/panels/', import.meta.u
 
 /** The built-in lessons: [id, parsed JSON], in the index's order. */
 export const LESSONS = readJson('www/lessons/index.json').map(({ id }) => [id, readJson(`www/lessons/${id}.json`)]);
+
+/** `cases` lessons made from the built-in ones in turn, each by one to three `mutate(lesson,
+ *  random)`: [id, lesson, its number]. */
+export function* mutatedLessons(random, cases, mutate) {
+  for (let n = 0; n < cases; n += 1) {
+    const [id, original] = LESSONS[n % LESSONS.length];
+    let lesson = structuredClone(original);
+    const mutations = 1 + Math.floor(random() * 3);
+    for (let m = 0; m < mutations; m += 1) lesson = mutate(lesson, random);
+    yield [id, lesson, n];
+  }
+}
