@@ -107,9 +107,7 @@ function render() {
   if (!state.description) return;
   if (!drawnThisFrame) {
     drawnThisFrame = true;
-    requestAnimationFrame(() => {
-      drawnThisFrame = false;
-    });
+    requestAnimationFrame(afterDrawing);
   }
   const canvas = $('#chart');
   // The stylesheet sizes the chart's box (the panel's aspect ratio; on stage all it is given).
@@ -137,22 +135,16 @@ function render() {
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
   if (!state.reportsShown) renderReports();
   state.reportsShown = false;
-  if (!measuring) {
-    measuring = true;
-    requestAnimationFrame(measureLaidOut);
-  }
 }
 
-/** Whether the page's measures are asked for at the next frame. */
-let measuring = false;
-
 /**
- * What needs the page's layout after a drawing (the page's height for a host's frame, the
- * tables' width), read in the frame, whose layout is due then anyway: read in the drawing's
- * task, it would lay the page out there.
+ * The frame after a drawing: the next drawing may be made in a task again, and what needs the
+ * page's layout after a drawing (the page's height for a host's frame, the tables' width) is
+ * read, in the frame, whose layout is due then anyway: read in the drawing's task, it would
+ * lay the page out there.
  */
-function measureLaidOut() {
-  measuring = false;
+function afterDrawing() {
+  drawnThisFrame = false;
   reportHeight();
   markScrollingTables();
 }
