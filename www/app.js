@@ -17,13 +17,13 @@ import { attempt, buildControls } from './controls.js';
 import { syncHandles, wireHandles } from './handles.js';
 import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
-import { wireFiles } from './exports.js';
+import { download, wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
 import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
 import { wireHost } from './host.js';
 import { editorModule } from './assets.js';
-import { LessonError, loadLesson, shownStep, validateLesson } from './lesson.js';
-import { closeLesson, fillLessonMenu, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
+import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
+import { closeLesson, fillLessonMenu, lessonFault, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { encodeFragment } from './link.js';
 import { notify, renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
@@ -121,8 +121,8 @@ async function openPanel(name, pairs) {
 /** What the lesson editor (editor.js, a bundle of its own with no module state of the page)
  *  may use of the page: given when it opens, never imported again. */
 const editorApi = () => ({
-  state, t, notify, viewPairs, playLesson, closeLesson, validateLesson, LessonError, encodeFragment,
-  panels: panelNames(),
+  state, t, notify, download, viewPairs, playLesson, closeLesson, lessonFault, lessonJson, validateLesson, LessonError,
+  encodeFragment, panels: panelNames(),
 });
 
 /**

@@ -188,8 +188,7 @@ function showMessage() {
 
 /** A lesson error (a LessonError of the validator) as the page words it, in the page's
  *  language: the file, the step and the field. */
-const problemText = (error) => () =>
-  page.t('lesson.invalid', { ...error, problem: page.t(`lesson.problem.${error.problem}`) });
+const problemText = (error) => () => page.t('lesson.invalid', page.lessonFault(error));
 
 /** The view on the panel, as a step's `state`: the permalink's pairs. */
 const currentState = () => new URLSearchParams(page.viewPairs()).toString();
@@ -259,9 +258,7 @@ function save() {
   const name = fileName();
   const lesson = checked(name);
   if (!lesson) return;
-  const link = el('a', { download: name, href: URL.createObjectURL(new Blob([`${JSON.stringify(lesson.json, null, 2)}\n`], { type: 'application/json' })) });
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  page.download(new Blob([`${JSON.stringify(lesson.json, null, 2)}\n`], { type: 'application/json' }), name);
   setMessage('status', () => say('saved', { file: name }));
 }
 
@@ -270,14 +267,10 @@ function save() {
  * that is not a lesson shows its fault (file, step and field) and the editor keeps its lesson.
  */
 async function openFile(file) {
-  let json;
+  // (A file that cannot be read is, as one that is not JSON, no lesson.)
+  const text = await file.text().catch(() => '');
   try {
-    json = JSON.parse(await file.text());
-  } catch {
-    setMessage('error', problemText(new page.LessonError(file.name, 0, 'lesson', 'not-json')));
-    return;
-  }
-  try {
+    const json = page.lessonJson(text, file.name);
     const data = page.validateLesson(json, file.name, page.panels);
     fromFile(json);
     render();
@@ -432,10 +425,9 @@ export async function playLink(api, text, link, index) {
   page = api;
   const file = say('link-file');
   try {
-    const data = page.validateLesson(JSON.parse(text), file, page.panels);
+    const data = page.validateLesson(page.lessonJson(text, file), file, page.panels);
     await page.playLesson(data, index, link);
   } catch (error) {
-    const fault = error instanceof page.LessonError ? error : new page.LessonError(file, 0, 'lesson', 'not-json');
-    page.notify({ text: ['lesson.invalid', { ...fault, problem: page.t(`lesson.problem.${fault.problem}`) }] });
+    page.notify({ text: ['lesson.invalid', page.lessonFault(error, file, 'not-json')] });
   }
 }

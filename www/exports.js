@@ -8,7 +8,7 @@ import { $, state } from './state.js';
 import { call } from './wasm.js';
 
 /** Saves `blob` as a file called `name`. */
-function download(blob, name) {
+export function download(blob, name) {
   const link = document.createElement('a');
   link.href = URL.createObjectURL(blob);
   link.download = name;

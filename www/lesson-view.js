@@ -38,6 +38,13 @@ export function wireLessons(open) {
   });
 }
 
+/** The arguments of `lesson.invalid` for `error`: a LessonError's file, step, field and problem
+ *  in the reader's language; anything else, `problem` of the lesson in `file`. */
+export function lessonFault(error, file, problem) {
+  const fault = error instanceof LessonError ? error : new LessonError(file, 0, 'lesson', problem);
+  return { ...fault, problem: t(`lesson.problem.${fault.problem}`) };
+}
+
 /** Opens lesson `id` at step `index` (0-based; `asked` is the step as the URL gave it); a
  *  malformed lesson is reported and the page stays as it was, a step the lesson does not
  *  have is reported and the nearest one shown. */
@@ -46,8 +53,7 @@ export async function openLesson(id, index, asked = String(index + 1)) {
   try {
     data = await loadLesson(id, panelNames());
   } catch (error) {
-    const problem = error instanceof LessonError ? error : new LessonError(`lessons/${id}.json`, 0, 'lesson', 'not-found');
-    notify({ text: ['lesson.invalid', { ...problem, problem: t(`lesson.problem.${problem.problem}`) }] });
+    notify({ text: ['lesson.invalid', lessonFault(error, `lessons/${id}.json`, 'not-found')] });
     return;
   }
   state.lesson = { id, data, index: 0 };

@@ -103,13 +103,17 @@ export async function loadLesson(id, panels) {
   if (!texts.has(file)) texts.set(file, lessonText(file).catch(() => null));
   const text = await texts.get(file);
   if (text === null) throw new LessonError(file, 0, 'lesson', 'not-found');
-  let json;
+  return validateLesson(lessonJson(text, file), file, panels);
+}
+
+/** The JSON of lesson `file`'s `text` (a file's or a link's); text that is not JSON is a
+ *  LessonError too. */
+export function lessonJson(text, file) {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw new LessonError(file, 0, 'lesson', 'not-json');
   }
-  return validateLesson(json, file, panels);
 }
 
 /** The step shown for step `index` (0-based, as asked by the URL or an LMS) of a lesson of
