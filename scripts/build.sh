@@ -69,9 +69,12 @@ fi
 # after them (a name that is not one of them asks the server for nothing).
 panels=$(node --input-type=module -e "import { panelsWithWords } from './scripts/boot.mjs'; console.log(JSON.stringify(panelsWithWords()))")
 # The start-up guard (www/boot.js, a classic script that starts the page's module) is served
-# minified as well (www/boot.min.js), with the English words of the page's shell in it
-# (scripts/boot.mjs).
+# minified as well (www/boot.min.js, scripts/boot.mjs), and so is the module it puts in to show
+# a panel's English words before the page's module (www/shell.js → www/shell.min.js; its
+# imports, the strings, stay as they are).
 node scripts/boot.mjs
+node_modules/.bin/esbuild www/shell.js --minify --format=esm --charset=utf8 --log-level=warning \
+  --outfile=www/shell.min.js
 # embed.js is also served as a classic script, www/embed.global.js (its exports on
 # window.RvmLab), for course pages on other hosts: a module from another origin loads only
 # with CORS headers, which a plain static host does not send.
@@ -105,14 +108,15 @@ node scripts/single.mjs
 node scripts/compress.mjs www
 raw=$(stat -c %s www/pkg/rvm_lab_bg.wasm)
 raw_simd=$(stat -c %s www/pkg/rvm_lab_simd_bg.wasm)
-# The page's weight: each file it loads (index.html, the start-up guard, the stylesheet, the
-# heavier of the two module builds and its glue, the bundle of the page's modules, the strings
-# of one language and the open panel's own words in it) as sent gzipped (its .gz sibling), for
-# the heavier language and the heaviest panel; brotli, which browsers prefer, is smaller. The
+# The page's weight: each file it loads (index.html, the start-up guard and shell.min.js, the
+# stylesheet, the heavier of the two module builds and its glue, the bundle of the page's
+# modules, the strings of one language and the open panel's own words in it) as sent gzipped
+# (its .gz sibling), for the heavier language and the heaviest panel; brotli, which browsers
+# prefer, is smaller. The
 # budget is 350 KB (the quality rules: one panel's first load, one language, gzipped).
 weight() {
   local suffix=$1 core=0 total heaviest=0 own f p module
-  for f in www/index.html www/boot.min.js www/style.min.css www/pkg/rvm_lab.js www/app.min.js; do
+  for f in www/index.html www/boot.min.js www/shell.min.js www/style.min.css www/pkg/rvm_lab.js www/app.min.js; do
     core=$((core + $(stat -c %s "$f$suffix")))
   done
   module=$(stat -c %s www/pkg/rvm_lab_bg.wasm"$suffix")

@@ -28,6 +28,7 @@ const OUT = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(ROOT
 export const SITE = [
   'index.html',
   'boot.min.js',
+  'shell.min.js',
   'app.min.js',
   'worker.min.js',
   'editor.min.js',

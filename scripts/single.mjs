@@ -117,7 +117,7 @@ function replaceOnce(html, from, to) {
 const [page, boot, css, html] = await Promise.all([
   pageScript(),
   // The start-up guard without the English words of the shell, which the file holds anyway.
-  bootScript({ words: false }),
+  bootScript(),
   // The page's style and the lesson editor's (which the file holds inside, offline.js).
   Promise.all(['style.min.css', 'editor.min.css'].map((name) => readFile(join(WWW, name), 'utf8'))).then((parts) => parts.join('')),
   readFile(join(WWW, 'index.html'), 'utf8'),

@@ -231,6 +231,10 @@ async function earlyLesson(id, asked) {
   }
 }
 
+/** How long the solver's download waits for the shell's paint at most (ms), where the page
+ *  gets no frames (a tab not shown). */
+const AFTER_PAINT_WAIT = 100;
+
 async function main() {
   // boot.js starts this module while the page is still being read.
   if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
@@ -280,9 +284,18 @@ async function main() {
     }
     if (!lessonId || lesson) reveal();
   });
+  // The solver (most of the page's bytes) is asked for once the shell has painted, or has
+  // failed to: its text first, then the chart. The small files the shell waits for are asked
+  // for beside this module (boot.js), so they are mostly in by now, and the solver waits a
+  // frame; in a tab not shown, where frames wait, at most AFTER_PAINT_WAIT ms.
+  const afterPaint = () => new Promise((done) => {
+    requestAnimationFrame(() => nextTask(done));
+    setTimeout(done, AFTER_PAINT_WAIT);
+  });
+  const solver = shell.then(afterPaint, afterPaint).then(() => loadModule());
   try {
     // The page's strings failing to load is a failed download too.
-    await Promise.all([loadModule(), shell.catch((error) => Promise.reject(new StartupError('download', error.message)))]);
+    await Promise.all([solver, shell.catch((error) => Promise.reject(new StartupError('download', error.message)))]);
   } catch (error) {
     showStartupFailure(error);
     return;

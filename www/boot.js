@@ -120,7 +120,8 @@
   /**
    * Puts the page's own words in `lang` (`word(key)` looks each up): its static texts and
    * labels, and panel `panel`'s title, introduction and chart label. app.js calls it whenever
-   * the language or the panel changes; here it runs before the module, from SHELL_WORDS.
+   * the language or the panel changes; here it runs before the module, with the words
+   * shell.js brings.
    */
   function applyWords(word, panel, lang) {
     html.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -203,13 +204,26 @@
   // The words of the page's language, and the open panel's own, load beside the module instead
   // of once it runs (app.js asks for them then): the page shows when its words are in, so on a
   // slow network its text paints a round trip sooner. Only names the build knows as panels
-  // with words of their own are asked for (PANELS_WITH_WORDS, as in app.js); a lesson's panel
-  // comes with the lesson file.
+  // with words of their own are asked for (PANELS_WITH_WORDS, as in app.js).
   var lang = first('lang') === 'zh' ? 'zh' : 'en';
   var named = first('panel');
   var lessonId = first('lesson');
   var lesson = lessonId !== null;
+  // A lesson's file, and the index that lists it, load beside the module too, and so do the
+  // words of its step's panel: BUILT_LESSONS holds the panel of each step of each lesson
+  // lessons/index.json lists. The page shows with the lesson's band as soon as these are in
+  // (app.js). A name that is no built lesson's asks the server for nothing.
+  var lessons = typeof BUILT_LESSONS === 'undefined' ? {} : BUILT_LESSONS; // eslint-disable-line no-undef
+  var steps = lesson && Object.prototype.hasOwnProperty.call(lessons, lessonId) ? lessons[lessonId] : null;
   var panel = named || (lesson ? null : 'predictive');
+  if (steps) {
+    ['lessons/index.json', 'lessons/' + lessonId + '.json'].forEach(function (path) {
+      preload(path, 'preload', 'fetch');
+    });
+    // The step the URL asks for, as the page reads it (a step the lesson lacks: the nearest).
+    var step = Math.floor(Number(first('step') || 1)) || 1;
+    panel = steps[Math.min(Math.max(step, 1), steps.length) - 1];
+  }
   var known = typeof PANELS_WITH_WORDS === 'undefined' ? [] : PANELS_WITH_WORDS; // eslint-disable-line no-undef
   var words = ['strings/' + lang + '.js'];
   if (known.indexOf(panel) >= 0) words.push('strings/' + lang + '/' + panel + '.js');
@@ -217,32 +231,28 @@
     preload(path, 'modulepreload');
   });
 
-  // A lesson's file, and the index that lists it, load beside the module too: the page shows
-  // with the lesson's band as soon as its words and the file are in (app.js). Only lessons the
-  // build listed are asked for, so a name that is none asks the server for nothing.
-  var lessons = typeof BUILT_LESSONS === 'undefined' ? [] : BUILT_LESSONS; // eslint-disable-line no-undef
-  if (lessons.indexOf(lessonId) >= 0) {
-    ['lessons/index.json', 'lessons/' + lessonId + '.json'].forEach(function (path) {
-      preload(path, 'preload', 'fetch');
-    });
-  }
-
-  // A panel in English — the page as most readers first meet it — shows with the HTML: the
-  // words of its shell are here (SHELL_WORDS, from strings/en.js and each panel's own words,
-  // put in by the build), so its text, the page's largest paint, does not wait for the module
-  // and the strings. app.js puts the same words in again, so nothing moves. Another language,
-  // a lesson (its band comes with its file) and the stage (laid out by the module) wait for
-  // their words as before.
-  var shell = typeof SHELL_WORDS === 'undefined' ? null : SHELL_WORDS; // eslint-disable-line no-undef
-  if (shell && lang === 'en' && !lesson && first('stage') !== '1' && known.indexOf(panel) >= 0) {
-    whenRead(function () {
-      if (shown) return;
-      if (named) html.setAttribute('data-panel', panel);
-      document.body.classList.toggle('embed', first('embed') === '1');
-      applyWords(function (key) {
-        return shell[key] || '';
-      }, panel, 'en');
-      html.classList.remove('no-words');
-    });
+  // A panel in English — the page as most readers first meet it — shows with its words, before
+  // the module: shell.js (a module too, so a browser that cannot read it never asks for it)
+  // brings the English strings and the panel's own, and hands them to `showShell`. Its text,
+  // the page's largest paint, then waits for two small files the browser already fetches, not
+  // for the module and the solver. Another language, a lesson (its band comes with its file)
+  // and the stage (laid out by the module) wait for the module as before.
+  if (lang === 'en' && !lesson && first('stage') !== '1' && known.indexOf(panel) >= 0) {
+    window.rvmLabStartup.shellPanel = panel;
+    window.rvmLabStartup.showShell = function (words) {
+      whenRead(function () {
+        if (shown || !html.classList.contains('no-words')) return;
+        if (named) html.setAttribute('data-panel', panel);
+        document.body.classList.toggle('embed', first('embed') === '1');
+        applyWords(function (key) {
+          return words[key] || '';
+        }, panel, 'en');
+        html.classList.remove('no-words');
+      });
+    };
+    var shell = document.createElement('script');
+    shell.type = 'module';
+    shell.src = new URL('shell.min.js', document.currentScript.src).href;
+    document.head.appendChild(shell);
   }
 })();

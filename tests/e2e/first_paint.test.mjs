@@ -5,6 +5,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { start, waitForDraws } from './browser.mjs';
 
 let env;
@@ -98,7 +99,11 @@ describe('first paint', () => {
         await held;
         await route.continue();
       });
+      const strings = page.waitForResponse((response) => /\/strings\/(en|zh)\.js$/.test(response.url()));
       await page.goto(env.url + query, { waitUntil: 'domcontentloaded' });
+      // The start-up guard's shell.min.js brings the words: they are in, the script held back.
+      if (shows) await page.waitForFunction(() => !document.documentElement.classList.contains('no-words'));
+      await strings;
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       const hidden = await page.evaluate(() => document.documentElement.classList.contains('no-words'));
       assert.equal(hidden, !shows, `${query}: hidden until its words are in`);
@@ -115,6 +120,54 @@ describe('first paint', () => {
         const now = await page.evaluate(() => [document.querySelector('#panel-intro').textContent, document.querySelector('#panel-intro').getBoundingClientRect().toJSON()]);
         assert.deepEqual(now, before, 'the script puts the very same words in the same place');
       }
+      await context.close();
+    }
+  });
+
+  // The page's text first, then the solver (most of its bytes): the module is asked for once
+  // the page has shown its words (a panel's, a lesson's band), so that on a slow network the
+  // two do not share it, and the largest paint does not wait for the solver.
+  test('the solver is asked for once the page shows its words: a panel, another language, a lesson', async () => {
+    for (const query of ['?panel=fast-rvm', '?panel=classification&lang=zh', '?lesson=sparsity&step=3']) {
+      const context = await env.browser.newContext({ viewport: { width: 1350, height: 940 } });
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        // (From the document: its root element does not exist yet.)
+        new MutationObserver((_, observer) => {
+          const html = document.documentElement;
+          if (!window.rvmLabStartup || html.classList.contains('no-words')) return;
+          window.shownAt = performance.now();
+          observer.disconnect();
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ['class'] });
+      });
+      await page.goto(env.url + query);
+      await page.waitForSelector('body[data-ready="1"]');
+      const { shownAt, asked } = await page.evaluate(() => ({
+        shownAt: window.shownAt,
+        asked: performance.getEntriesByType('resource').find((entry) => /rvm_lab(_simd)?_bg\.wasm$/.test(entry.name))?.startTime,
+      }));
+      assert.ok(shownAt > 0 && asked > 0, `${query}: shown at ${shownAt}, solver asked for at ${asked}`);
+      assert.ok(asked > shownAt, `${query}: the solver was asked for at ${asked} ms, before the words showed (${shownAt} ms)`);
+      await context.close();
+    }
+  });
+
+  // A lesson's step shows on its own panel, whose words the start-up guard asks for beside the
+  // page's script (it knows each built lesson's panels), not once the lesson file has said
+  // which panel it is.
+  test('a lesson\'s step panel words are asked for before the page\'s script runs', async () => {
+    const lesson = JSON.parse(await readFile(new URL('../../www/lessons/sparsity.json', import.meta.url), 'utf8'));
+    for (const step of [3, 1, 99]) {
+      const shown = lesson.steps[Math.min(step, lesson.steps.length) - 1];
+      const panel = new URLSearchParams(shown.state).get('panel');
+      const context = await env.browser.newContext();
+      const page = await context.newPage();
+      const asked = [];
+      page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+      await page.route('**/app.min.js', () => {}); // never answered
+      await page.goto(`${env.url}?lesson=sparsity&step=${step}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForResponse((response) => response.url().endsWith(`/strings/en/${panel}.js`));
+      assert.ok(asked.some((path) => path.endsWith('/lessons/sparsity.json')), asked.join(' '));
       await context.close();
     }
   });

@@ -28,7 +28,7 @@ before(async () => {
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   strict = await serve({ root: WWW, port: 0 });
   bare = await mkdtemp(join(tmpdir(), 'rvm-bare-'));
-  for (const file of ['index.html', 'boot.min.js', 'style.min.css', 'app.min.js', 'worker.min.js', 'pkg', 'strings']) {
+  for (const file of ['index.html', 'boot.min.js', 'shell.min.js', 'style.min.css', 'app.min.js', 'worker.min.js', 'pkg', 'strings']) {
     await cp(join(WWW, file), join(bare, file), { recursive: true });
   }
   bareServer = await serve({ root: bare, port: 0, policy: null });
