@@ -74,6 +74,9 @@ function applyLanguage() {
 /** The latest request to open a panel: an earlier one still loading its words gives way. */
 let opening = 0;
 
+/** A promise of the next task: what comes after it runs in a task of its own. */
+const yieldTask = () => new Promise((resolve) => nextTask(resolve));
+
 /**
  * Shows panel `name` with the state in `pairs` ([key, value] from the URL), once its own
  * words are in; resolves to whether it did (`false` when another panel was asked for
@@ -85,15 +88,25 @@ async function openPanel(name, pairs) {
   await loadPanelWords(state.lang, name).catch(() => null);
   if (ticket !== opening) return false;
   pause();
+  // The panel is computed with its defaults, then at the URL's state, each in a task of its
+  // own, so that neither with the page's work after them is one long task on a slow phone;
+  // the panel shown until then stays as it was.
+  const lab = call(() => new Lab(name));
+  await yieldTask();
+  const notices = ticket === opening ? call(() => lab.applyQuery(pairs)) : [];
+  await yieldTask();
+  if (ticket !== opening) {
+    lab.free();
+    return false;
+  }
   state.lab?.free();
+  state.lab = lab;
   state.panel = name;
   // The chart's box takes the panel's aspect ratio from the stylesheet.
   document.documentElement.dataset.panel = name;
-  state.lab = call(() => new Lab(name));
   // On stage the charts are drawn in the projector look (`palette::Look`).
   call(() => state.lab.setProjector(state.stage));
   $('#panel-select').value = name;
-  const notices = call(() => state.lab.applyQuery(pairs));
   state.notices.push(...notices.map((error) => ({ error })));
   state.description = call(() => state.lab.describe());
   const { animated, playSpeed, pointAxes, counts } = state.description;
@@ -302,7 +315,6 @@ async function main() {
   }
   // The module's compilation and our first use of it (its code compiled as it first runs)
   // are separate tasks, so that neither blocks input for long.
-  const yieldTask = () => new Promise((resolve) => nextTask(resolve));
   await yieldTask();
   const page = readPageParams(query);
   Object.assign(state, { lang: page.lang, embed: page.embed, notices: page.notices });

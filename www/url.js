@@ -80,6 +80,9 @@ export function writeUrl() {
 /** Puts `address` in the address bar, without a new history entry. A document without an
  *  address of its own (a frame's srcdoc, about:srcdoc) refuses: its state stays on the page. */
 function setAddress(address) {
+  // (An unchanged address is left alone: Chromium's replaceState can take 10 ms, and a page
+  // opened from its own link writes the address it has.)
+  if (new URL(address, location.href).href === location.href) return;
   try {
     history.replaceState(null, '', address);
   } catch {
