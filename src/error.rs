@@ -164,6 +164,32 @@ pub enum Error {
         /// Steps the run took.
         iterations: usize,
     },
+    /// A typed formula φ(x) that cannot be a basis family ([`crate::basis::Formula`]): its
+    /// text does not read, at a character, or its functions would not vary. (Not in the
+    /// page's module, which does not offer the formula family yet.)
+    #[cfg(not(target_arch = "wasm32"))]
+    #[error("{}", formula_message(problem, *at))]
+    Formula {
+        /// What is wrong.
+        problem: FormulaProblem,
+        /// Where: the character, counting characters (not bytes) from 1; `None` for a
+        /// problem of the whole formula (too long, empty, not varying).
+        at: Option<usize>,
+    },
+    /// A basis function with no finite value at an input: a formula that divides by zero,
+    /// overflows or leaves its domain there, or a power of a huge x.
+    #[error(
+        "φ_{j}(x) has no finite value at x = {x} (it comes out {value}): a division by zero, an overflow, \
+         or a root or logarithm of a negative number"
+    )]
+    FunctionNotFinite {
+        /// The function: j = 1 … K, as the formula's `j` counts (the bias not included).
+        j: usize,
+        /// The input.
+        x: String,
+        /// What came out: `NaN`, `inf` or `-inf`.
+        value: String,
+    },
 }
 
 impl Error {
@@ -191,6 +217,9 @@ impl Error {
             Error::Drawing(_) => "drawing",
             Error::RunOver { .. } => "run-over",
             Error::Overflow { .. } => "overflow",
+            #[cfg(not(target_arch = "wasm32"))]
+            Error::Formula { problem, .. } => problem.code(),
+            Error::FunctionNotFinite { .. } => "function-not-finite",
         }
     }
 
@@ -238,6 +267,15 @@ impl Error {
             Error::Drawing(message) => vec![("message", message.clone())],
             Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],
             Error::Overflow { quantity, value } => vec![("quantity", quantity.clone()), ("value", value.clone())],
+            #[cfg(not(target_arch = "wasm32"))]
+            Error::Formula { problem, at } => {
+                let mut args: Vec<_> = at.map(|at| ("at", at.to_string())).into_iter().collect();
+                args.extend(problem.args());
+                args
+            }
+            Error::FunctionNotFinite { j, x, value } => {
+                vec![("j", j.to_string()), ("x", x.clone()), ("value", value.clone())]
+            }
         }
     }
 }
@@ -277,6 +315,158 @@ impl std::fmt::Display for Degeneracy {
             Degeneracy::ZeroResidual => "‖t − Φm_N‖² = 0 (t lies in the span of Φ), so β would be infinite",
             Degeneracy::Overflow => "α or β left the range of finite positive numbers",
         })
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+/// What is wrong with a typed formula ([`Error::Formula`]). Each has its own
+/// [`code`](FormulaProblem::code), so that the page words each in the reader's language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormulaProblem {
+    /// Nothing but spaces.
+    Empty,
+    /// More characters than the limit.
+    TooLong {
+        /// Characters given.
+        length: usize,
+        /// The limit ([`crate::basis::MAX_FORMULA_LEN`]).
+        max: usize,
+    },
+    /// Parentheses, unary minus signs, powers and calls nested deeper than the limit.
+    TooDeep {
+        /// The limit ([`crate::basis::MAX_FORMULA_DEPTH`]).
+        max: usize,
+    },
+    /// A character or token that cannot come where it is (`)` after `+`, `,` outside a
+    /// call, `!`).
+    Unexpected {
+        /// The token as typed.
+        token: String,
+    },
+    /// The text ends where a number, a name or `(` must come (`x +`).
+    EndsEarly,
+    /// A `(` that is never closed (`at` is the `(`).
+    Unclosed,
+    /// A name that is neither a variable, a constant nor a function.
+    UnknownName {
+        /// The name as typed.
+        name: String,
+        /// The known name it most likely means (by edit distance, or a usual other name
+        /// such as `sigma` for `s`), if one is close.
+        suggestion: Option<&'static str>,
+    },
+    /// A function called with the wrong number of arguments.
+    ArgumentCount {
+        /// The function.
+        function: &'static str,
+        /// Arguments it takes.
+        expected: usize,
+        /// Arguments given.
+        got: usize,
+    },
+    /// A number that does not read (`1.2.3`, `.`), or is beyond the range of f64 (`1e999`).
+    BadNumber {
+        /// The text.
+        text: String,
+    },
+    /// Two operands with no operator between them (`2x`, `x(x + 1)`): `at` is the second.
+    MissingOperator {
+        /// The second operand's first token, as typed.
+        token: String,
+    },
+    /// A function name without its parenthesised argument (`exp x`).
+    NeedsParentheses {
+        /// The function.
+        function: &'static str,
+    },
+    /// The formula does not use x: every function would be a constant.
+    NoX,
+    /// With two or more functions, the formula uses neither mu nor j: every function would
+    /// be the same.
+    SameFunctions,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl FormulaProblem {
+    /// A stable identifier, the [`Error::code`] of the [`Error::Formula`] holding it.
+    pub fn code(&self) -> &'static str {
+        match self {
+            FormulaProblem::Empty => "formula-empty",
+            FormulaProblem::TooLong { .. } => "formula-too-long",
+            FormulaProblem::TooDeep { .. } => "formula-too-deep",
+            FormulaProblem::Unexpected { .. } => "formula-unexpected",
+            FormulaProblem::EndsEarly => "formula-ends-early",
+            FormulaProblem::Unclosed => "formula-unclosed",
+            FormulaProblem::UnknownName { suggestion: None, .. } => "formula-unknown-name",
+            FormulaProblem::UnknownName { suggestion: Some(_), .. } => "formula-unknown-name-suggestion",
+            FormulaProblem::ArgumentCount { .. } => "formula-argument-count",
+            FormulaProblem::BadNumber { .. } => "formula-bad-number",
+            FormulaProblem::MissingOperator { .. } => "formula-missing-operator",
+            FormulaProblem::NeedsParentheses { .. } => "formula-needs-parentheses",
+            FormulaProblem::NoX => "formula-no-x",
+            FormulaProblem::SameFunctions => "formula-same-functions",
+        }
+    }
+
+    /// The values that fill its translated message (besides `at`).
+    fn args(&self) -> Vec<(&'static str, String)> {
+        match self {
+            FormulaProblem::TooLong { length, max } => vec![("length", length.to_string()), ("max", max.to_string())],
+            FormulaProblem::TooDeep { max } => vec![("max", max.to_string())],
+            FormulaProblem::Unexpected { token } | FormulaProblem::MissingOperator { token } => {
+                vec![("token", token.clone())]
+            }
+            FormulaProblem::UnknownName { name, suggestion } => {
+                let mut args = vec![("name", name.clone())];
+                args.extend(suggestion.map(|s| ("suggestion", s.to_owned())));
+                args
+            }
+            FormulaProblem::ArgumentCount { function, expected, got } => {
+                vec![("function", (*function).to_owned()), ("expected", expected.to_string()), ("got", got.to_string())]
+            }
+            FormulaProblem::BadNumber { text } => vec![("text", text.clone())],
+            FormulaProblem::NeedsParentheses { function } => vec![("function", (*function).to_owned())],
+            FormulaProblem::Empty
+            | FormulaProblem::EndsEarly
+            | FormulaProblem::Unclosed
+            | FormulaProblem::NoX
+            | FormulaProblem::SameFunctions => vec![],
+        }
+    }
+}
+
+/// The text of [`Error::Formula`]: the problem, and where (" at character 14").
+#[cfg(not(target_arch = "wasm32"))]
+fn formula_message(problem: &FormulaProblem, at: Option<usize>) -> String {
+    let at = at.map_or(String::new(), |at| format!(" at character {at}"));
+    match problem {
+        FormulaProblem::Empty => "the formula is empty".to_owned(),
+        FormulaProblem::TooLong { length, max } => {
+            format!("the formula is too long: {length} characters, at most {max}")
+        }
+        FormulaProblem::TooDeep { max } => format!("the formula is nested too deep{at}: at most {max} levels"),
+        FormulaProblem::Unexpected { token } => format!("unexpected '{token}'{at}"),
+        FormulaProblem::EndsEarly => format!("the formula ends too soon{at}: a number, a name or '(' must follow"),
+        FormulaProblem::Unclosed => format!("missing ')' for the '('{at}"),
+        FormulaProblem::UnknownName { name, suggestion: None } => format!("unknown name '{name}'{at}"),
+        FormulaProblem::UnknownName { name, suggestion: Some(known) } => {
+            format!("unknown name '{name}'{at} — did you mean {known}?")
+        }
+        FormulaProblem::ArgumentCount { function, expected, got } => {
+            let plural = if *expected == 1 { "" } else { "s" };
+            format!("{function}{at} takes {expected} argument{plural}, got {got}")
+        }
+        FormulaProblem::BadNumber { text } => format!("'{text}'{at} is not a number"),
+        FormulaProblem::MissingOperator { token } => {
+            format!("missing an operator before '{token}'{at}: write 2*x, not 2x")
+        }
+        FormulaProblem::NeedsParentheses { function } => {
+            format!("{function}{at} needs its argument in parentheses: {function}(…)")
+        }
+        FormulaProblem::NoX => "the formula does not depend on x: every function would be a constant".to_owned(),
+        FormulaProblem::SameFunctions => {
+            "every function is the same: the formula does not depend on mu or j".to_owned()
+        }
     }
 }
 
@@ -555,6 +745,43 @@ mod tests {
         assert!(check_design(&phi, &[1.0, 2.0]).is_ok());
         let w = DVector::from_vec(vec![1.0, 2.0]);
         assert_eq!(check_weights("w", &w, 3).unwrap_err().code(), "dimension-mismatch");
+    }
+
+    #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn formula_problems_have_a_code_each_and_say_where() {
+        use FormulaProblem::*;
+        let problems = [
+            Empty,
+            TooLong { length: 201, max: 200 },
+            TooDeep { max: 32 },
+            Unexpected { token: ")".into() },
+            EndsEarly,
+            Unclosed,
+            UnknownName { name: "y".into(), suggestion: None },
+            UnknownName { name: "sigma".into(), suggestion: Some("s") },
+            ArgumentCount { function: "exp", expected: 1, got: 2 },
+            BadNumber { text: "1.2.3".into() },
+            MissingOperator { token: "x".into() },
+            NeedsParentheses { function: "exp" },
+            NoX,
+            SameFunctions,
+        ];
+        let codes: std::collections::BTreeSet<_> = problems.iter().map(FormulaProblem::code).collect();
+        assert_eq!(codes.len(), problems.len());
+        assert!(codes.iter().all(|code| code.starts_with("formula-")));
+        let owned = |args: &[(&'static str, &str)]| args.iter().map(|&(k, v)| (k, v.to_owned())).collect::<Vec<_>>();
+        let e = Error::Formula { problem: Unexpected { token: ")".into() }, at: Some(14) };
+        assert_eq!((e.to_string(), e.code()), ("unexpected ')' at character 14".into(), "formula-unexpected"));
+        assert_eq!(e.args(), owned(&[("at", "14"), ("token", ")")]));
+        let e = Error::Formula { problem: ArgumentCount { function: "min", expected: 2, got: 1 }, at: Some(3) };
+        assert_eq!(e.to_string(), "min at character 3 takes 2 arguments, got 1");
+        assert_eq!(e.args(), owned(&[("at", "3"), ("function", "min"), ("expected", "2"), ("got", "1")]));
+        let e = Error::Formula { problem: SameFunctions, at: None };
+        assert_eq!((e.code(), e.args()), ("formula-same-functions", vec![]));
+        let e = Error::FunctionNotFinite { j: 3, x: "0".into(), value: "NaN".into() };
+        assert_eq!(e.args(), owned(&[("j", "3"), ("x", "0"), ("value", "NaN")]));
+        assert!(e.to_string().starts_with("φ_3(x) has no finite value at x = 0 (it comes out NaN)"));
     }
 
     // proptest is a native dev-dependency only.

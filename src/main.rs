@@ -1,5 +1,6 @@
 //! `rvm-lab`: the evidence of a Bayesian linear model, or its relevance vector machine fit,
-//! from CSV files, as JSON; and the generated parts of the docs (`docs panels`).
+//! from CSV files, as JSON; the design matrix of a basis, as CSV (`design`); and the
+//! generated parts of the docs (`docs panels`).
 //!
 //! ```text
 //! rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
@@ -7,6 +8,8 @@
 //! rvm-lab rvm --design PHI.csv --targets T.csv [--column NAME]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
+//! rvm-lab design --x X.csv --basis FAMILY [--formula F] [--M M] [--s S] [--degree P]
+//!                [--bias] [--lo A --hi B]
 //! rvm-lab docs panels [--root DIR] [--check]
 //! ```
 //!

@@ -25,7 +25,7 @@ const X_RANGE: (f64, f64) = (0.0, 1.0);
 /// Whatever the data, basis or eigendecomposition refuse (e.g. m = 0).
 pub fn evidence_spectrum(m: usize, n: usize) -> Result<Spectrum> {
     let data = Sinusoid { n, noise: 0.3, seed: 1 }.generate()?;
-    let spec = BasisSpec { family: Family::Gaussian, m, width: 0.1, degree: 3, bias: true };
+    let spec = BasisSpec { family: Family::Gaussian, m, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
     let phi = Basis::from_spec(&spec, X_RANGE, &data.x)?.design_matrix(&data.x)?;
     Spectrum::new(&phi, &data.t)
 }

@@ -14,7 +14,10 @@
 //!   and every cross sum is 0 for 0 < k, 2k < N (the discrete orthogonality of the roots of
 //!   unity); with the bias, Σ 1 = N;
 //! - the kernel basis: N (+1) columns, centred on the training inputs as given;
-//! - errors: the typed variants and messages the docs promise, for inputs built to trigger them.
+//! - errors: the typed variants and messages the docs promise, for inputs built to trigger them;
+//! - a typed formula (`Family::Formula`): the formula of a built-in family (Gaussian, sigmoid
+//!   written two ways, polynomial) reproduces that family's Φ to 1e-12 on three domains, one
+//!   in other units; values by hand; formulas that do not vary or have no finite value.
 
 use nalgebra::DMatrix;
 use proptest::prelude::*;
@@ -31,7 +34,7 @@ fn assert_all_close(got: &[f64], want: &[f64], tol: f64, what: &str) {
 }
 
 fn spec(family: Family, m: usize, width: f64, degree: usize, bias: bool) -> BasisSpec {
-    BasisSpec { family, m, width, degree, bias }
+    BasisSpec { family, m, width, degree, bias, ..BasisSpec::default() }
 }
 
 fn build(spec: &BasisSpec, domain: (f64, f64)) -> Basis {
@@ -357,4 +360,154 @@ fn every_bad_input_is_refused_with_its_variant() {
     let gaussian = build(&spec(Family::Gaussian, 4, 0.1, 0, true), unit);
     assert_eq!(gaussian.with_centre(3, 0.5).unwrap_err(), out_of_range("j", 3, Bound::WholeBetween { min: 0, max: 2 }));
     assert_eq!(gaussian.with_centre(0, f64::NAN).unwrap_err(), not_finite("μ", "NaN"));
+}
+
+// ---------------------------------------------------------------------------------------
+// A typed formula as a family: against the built-in families it spells out, and its
+// errors.
+// ---------------------------------------------------------------------------------------
+
+fn formula(text: &str, m: usize, width: f64, bias: bool) -> BasisSpec {
+    BasisSpec { formula: text.into(), ..spec(Family::Formula, m, width, 0, bias) }
+}
+
+/// Asserts Φ of `got` and `want` agree entry by entry to `tol` relative to the entry (or
+/// absolutely below 1).
+fn assert_designs_close(got: &DMatrix<f64>, want: &DMatrix<f64>, tol: f64, what: &str) {
+    assert_eq!(got.shape(), want.shape(), "{what}: shape");
+    for ((r, c), w) in want.iter().enumerate().map(|(i, w)| ((i % want.nrows(), i / want.nrows()), w)) {
+        let g = got[(r, c)];
+        assert!((g - w).abs() <= tol * w.abs().max(1.0), "{what}: Φ[{r}, {c}] = {g}, want {w}");
+    }
+}
+
+#[test]
+fn formulas_of_the_built_in_families_reproduce_their_designs() {
+    // Three domains, the last in other units (one answer in any units); inputs across each
+    // and a tenth beyond either end; several M, s, with and without the bias.
+    for (lo, hi) in [(0.0, 1.0), (-2.0, 3.0), (3e6, 5e6)] {
+        let p = hi - lo;
+        let x: Vec<f64> = (0..=60).map(|i| lo - 0.1 * p + 1.2 * p * f64::from(i) / 60.0).collect();
+        for m in [1, 2, 5, 12, 50] {
+            for bias in [true, false] {
+                for s in [0.04 * p, 0.3 * p] {
+                    let cases = [
+                        (Family::Gaussian, "exp(-(x - mu)^2/(2*s^2))"),
+                        (Family::Sigmoid, "sigmoid((x - mu)/s)"),
+                        (Family::Sigmoid, "1/(1 + exp(-(x - mu)/s))"),
+                    ];
+                    for (family, text) in cases {
+                        let what = format!("{text} on [{lo}, {hi}], M = {m}, s = {s}, bias {bias}");
+                        let built_in = build(&spec(family, m, s, 0, bias), (lo, hi));
+                        let typed = build(&formula(text, m, s, bias), (lo, hi));
+                        assert_eq!(typed.centres(), built_in.centres(), "{what}");
+                        assert_eq!(typed.len(), m, "{what}");
+                        let want = built_in.design_matrix(&x).unwrap();
+                        assert_designs_close(&typed.design_matrix(&x).unwrap(), &want, 1e-12, &what);
+                    }
+                }
+                // The powers xʲ, whatever the domain; relative agreement, as x¹² reaches 10⁸⁰
+                // (and x⁵⁰ overflows there).
+                if m > 12 {
+                    continue;
+                }
+                let what = format!("x^j on [{lo}, {hi}], M = {m}, bias {bias}");
+                let polynomial = build(&spec(Family::Polynomial, m, 0.1, 0, bias), (lo, hi));
+                let typed = build(&formula("x^j", m, 0.1, bias), (lo, hi));
+                let want = polynomial.design_matrix(&x).unwrap();
+                assert_designs_close(&typed.design_matrix(&x).unwrap(), &want, 1e-12, &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_formula_basis_by_hand() {
+    // M = 4 with the bias on [0, 1]: centres 0, ½, 1, s = ½, K = 3. At x = ½:
+    // j·(x − μ)/s + K = (1·1 + 3, 2·0 + 3, 3·(−1) + 3) = (4, 3, 0).
+    let basis = build(&formula("j*(x - mu)/s + K", 4, 0.5, true), (0.0, 1.0));
+    assert_eq!(basis.family(), Family::Formula);
+    assert_eq!(basis.centres().unwrap(), [0.0, 0.5, 1.0]);
+    assert_eq!(features(&basis, 0.5), [1.0, 4.0, 3.0, 0.0]);
+    assert_eq!(basis.formula().unwrap().to_string(), "j*(x - mu)/s + K");
+    assert_eq!(build(&spec(Family::Gaussian, 3, 0.1, 0, true), (0.0, 1.0)).formula(), None);
+    // One function (K = 1) needs neither mu nor j; erf at the centre ½ is 0.
+    let one = build(&formula("erf((x - mu)/s) + x^0", 1, 0.2, false), (0.0, 1.0));
+    assert_eq!(features(&one, 0.5), [1.0]);
+    // Dragging a centre moves that function only.
+    let moved = basis.with_centre(1, 0.25).unwrap();
+    assert_eq!(moved.centres().unwrap(), [0.0, 0.25, 1.0]);
+    assert_eq!(features(&moved, 0.5), [1.0, 4.0, 2.0 * 0.25 / 0.5 + 3.0, 0.0]);
+    assert_eq!(basis.with_centre(3, 0.5).unwrap_err(), out_of_range("j", 3, Bound::WholeBetween { min: 0, max: 2 }));
+    assert_eq!(basis.with_centre(0, f64::INFINITY).unwrap_err(), not_finite("μ", "inf"));
+    // spread lays out the default formula, the Gaussian's.
+    let spread = Basis::spread(Family::Formula, 5, 0.2, true, (0.0, 1.0)).unwrap();
+    let gaussian = Basis::spread(Family::Gaussian, 5, 0.2, true, (0.0, 1.0)).unwrap();
+    assert_designs_close(
+        &spread.design_matrix(&[0.1, 0.6]).unwrap(),
+        &gaussian.design_matrix(&[0.1, 0.6]).unwrap(),
+        1e-15,
+        "default",
+    );
+}
+
+#[test]
+fn a_formula_whose_functions_do_not_vary_is_refused() {
+    let err = |s: &BasisSpec| Basis::from_spec(s, (0.0, 1.0), &[]).unwrap_err().to_string();
+    let same = "every function is the same: the formula does not depend on mu or j";
+    assert_eq!(err(&formula("exp(-(x - 0.5)^2/(2*s^2))", 5, 0.1, true)), same);
+    assert_eq!(err(&formula("x*s*K", 3, 0.1, false)), same);
+    let constant = "the formula does not depend on x: every function would be a constant";
+    assert_eq!(err(&formula("mu + j", 5, 0.1, true)), constant);
+    assert_eq!(err(&formula("exp(1)", 1, 0.1, true)), constant, "even with no function besides the bias");
+    let e = Basis::from_spec(&formula("2", 3, 0.1, true), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!((e.code(), e.args()), ("formula-no-x", vec![]));
+    // One function, or a formula with mu or j, is fine.
+    assert!(Basis::from_spec(&formula("x^2", 2, 0.1, true), (0.0, 1.0), &[]).is_ok());
+    assert!(Basis::from_spec(&formula("x^2 + 0*j", 5, 0.1, true), (0.0, 1.0), &[]).is_ok());
+    // Text that does not parse, as the spec carries it.
+    assert_eq!(err(&formula("", 3, 0.1, true)), "the formula is empty");
+    assert_eq!(err(&formula("exp(-(x - mu)^2/(2*sigma^2))", 3, 0.1, true)), {
+        "unknown name 'sigma' at character 20 — did you mean s?"
+    });
+    // The width is checked as for the Gaussian family, even if the formula does not use it.
+    assert_eq!(
+        Basis::from_spec(&formula("x - mu", 3, 0.0, true), (0.0, 1.0), &[]).unwrap_err(),
+        out_of_range("s", 0, Bound::Positive)
+    );
+}
+
+#[test]
+fn a_formula_with_no_finite_value_is_refused_naming_the_function_and_input() {
+    // 1/(x − μ) at μ₁ = 0 (M = 9 with the bias on [0, 1]): infinite at x = 0.
+    let e = Basis::from_spec(&formula("1/(x - mu)", 9, 0.1, true), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!(e, Error::FunctionNotFinite { j: 1, x: "0".into(), value: "inf".into() });
+    assert_eq!(
+        e.to_string(),
+        "φ_1(x) has no finite value at x = 0 (it comes out inf): a division by zero, an overflow, or a root or \
+         logarithm of a negative number"
+    );
+    assert_eq!(e.code(), "function-not-finite");
+    // √(x − μ) for μ₃ = 0.5 of K = 3 on [0, 1]: NaN left of ½, first at x = 0 (j = 2, μ₂ = ½).
+    let e = Basis::from_spec(&formula("sqrt(x - mu)", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!(e, Error::FunctionNotFinite { j: 2, x: "0".into(), value: "NaN".into() });
+    // x^1e9 overflows beyond x = 1: on [0, 2] the first checked point past 1 is 602/600.
+    let e = Basis::from_spec(&formula("x^1e9", 1, 0.1, false), (0.0, 2.0), &[]).unwrap_err();
+    let past_one = rvm_lab::grid::evenly_spaced(0.0, 2.0, 601)[301];
+    assert_eq!(e, Error::FunctionNotFinite { j: 1, x: past_one.to_string(), value: "inf".into() });
+    // On [0, 1] it is finite (0 or 1) where it is checked, and refused in Φ at an input past 1.
+    let power = build(&formula("x^1e9", 2, 0.1, true), (0.0, 1.0));
+    assert_eq!(power.design_matrix(&[0.5, 1.0]).unwrap().as_slice(), [1.0, 1.0, 0.0, 1.0]);
+    let e = power.design_matrix(&[0.5, 3.0]).unwrap_err();
+    assert_eq!(e, Error::FunctionNotFinite { j: 1, x: "3".into(), value: "inf".into() });
+    // A dragged centre that makes a function infinite at a checked point is refused too.
+    let shifted = build(&formula("1/(x - mu + 2)", 4, 0.1, false), (0.0, 1.0));
+    assert_eq!(shifted.with_centre(2, 2.5).unwrap_err(), {
+        Error::FunctionNotFinite { j: 3, x: "0.5".into(), value: "inf".into() }
+    });
+    // A built-in family's overflow is named the same way: x⁸ of 10⁵⁰.
+    let polynomial = build(&spec(Family::Polynomial, 9, 0.1, 0, true), (0.0, 1.0));
+    assert_eq!(polynomial.design_matrix(&[1.0, 1e50]).unwrap_err(), {
+        Error::FunctionNotFinite { j: 7, x: "1e50".into(), value: "inf".into() }
+    });
 }

@@ -12,6 +12,10 @@
 //! `ClassicRvmClassifier`/`ClassicMulticlassRvm` called directly, and with the softmax
 //! model written out in tests/common/softmax.rs: the printed weights a mode (gradient ≈ 0),
 //! L and the accuracy recomputed from the printed columns, weights and α alone.
+//! `rvm-lab design` prints Φ as `Basis::from_spec(…).design_matrix(…)` computes it — the
+//! call the page's panels make through `app::settings::BasisParams::basis`, on the page's
+//! domain `app::settings::X_RANGE` — bit for bit, for every family and a typed formula, and
+//! its file is read back by `rvm --design` to the fit of the library's own Φ.
 
 mod common;
 
@@ -21,6 +25,8 @@ use std::sync::Arc;
 
 use common::{finished, fixtures, softmax};
 use nalgebra::{DMatrix, DVector};
+use rvm_lab::app::settings::X_RANGE;
+use rvm_lab::basis::{Basis, BasisSpec, Family};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::data::Sinusoid;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
@@ -865,5 +871,176 @@ fn rvm_fits_counts_as_the_library_does() {
             relevant.len(),
             want.log_marginal_likelihood
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// rvm-lab design.
+// ---------------------------------------------------------------------------------------
+
+/// Runs `design`, which must succeed, and reads its CSV: the header and Φ.
+fn run_design(args: &[&str]) -> (Vec<String>, DMatrix<f64>) {
+    let out = run(args);
+    assert!(out.status.success(), "{args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(str::to_owned).collect();
+    let rows: Vec<Vec<f64>> = lines.map(|l| l.split(',').map(|c| c.parse().unwrap()).collect()).collect();
+    assert!(rows.iter().all(|row| row.len() == header.len()), "{args:?}: ragged");
+    let phi = DMatrix::from_fn(rows.len(), header.len(), |n, j| rows[n][j]);
+    (header, phi)
+}
+
+#[test]
+fn design_prints_the_pages_design_for_every_family() {
+    let dir = Scratch::new("design-families");
+    let d = Sinusoid { n: 30, noise: 0.25, seed: 9 }.generate().unwrap();
+    let inputs: String = d.x.iter().map(|x| format!("{x}\n")).collect();
+    let headed = write(&dir, "X.csv", &format!("x\n{inputs}"));
+    let headerless = write(&dir, "X-plain.csv", &inputs);
+    let (headed, headerless) = (headed.to_str().unwrap(), headerless.to_str().unwrap());
+    let gaussian = "exp(-(x - mu)^2/(2*s^2))";
+    let cases: Vec<(Vec<&str>, BasisSpec, (f64, f64))> = vec![
+        (vec!["--basis", "polynomial", "--M", "4", "--bias"], spec(Family::Polynomial, 4, 0.1, 3, true, ""), X_RANGE),
+        (vec!["--basis", "gaussian"], spec(Family::Gaussian, 9, 0.1, 3, false, ""), X_RANGE),
+        (
+            vec!["--basis", "sigmoid", "--M", "6", "--s", "0.2", "--bias"],
+            spec(Family::Sigmoid, 6, 0.2, 3, true, ""),
+            X_RANGE,
+        ),
+        (
+            vec!["--basis", "fourier", "--M", "7", "--lo", "-1", "--hi", "2"],
+            spec(Family::Fourier, 7, 0.1, 3, false, ""),
+            (-1.0, 2.0),
+        ),
+        (
+            vec!["--basis", "bspline", "--M", "8", "--degree", "2", "--bias"],
+            spec(Family::BSpline, 8, 0.1, 2, true, ""),
+            X_RANGE,
+        ),
+        (vec!["--basis", "wavelet", "--M", "7", "--s", "0.5"], spec(Family::Wavelet, 7, 0.5, 3, false, ""), X_RANGE),
+        (vec!["--basis", "kernel", "--s", "0.3", "--bias"], spec(Family::Kernel, 9, 0.3, 3, true, ""), X_RANGE),
+        (
+            vec!["--basis", "formula", "--formula", "x^j*sin(pi*x/s) + erf(x - mu)", "--M", "5", "--s", "0.4"],
+            spec(Family::Formula, 5, 0.4, 3, false, "x^j*sin(pi*x/s) + erf(x - mu)"),
+            X_RANGE,
+        ),
+        (
+            vec!["--basis", "formula", "--formula", gaussian, "--M", "10", "--bias", "--lo", "0.1", "--hi", "0.9"],
+            spec(Family::Formula, 10, 0.1, 3, true, gaussian),
+            (0.1, 0.9),
+        ),
+    ];
+    for (extra, spec, domain) in cases {
+        let what = extra.join(" ");
+        let want = Basis::from_spec(&spec, domain, &d.x).unwrap().design_matrix(&d.x).unwrap();
+        for file in [headed, headerless] {
+            let args: Vec<&str> = ["design", "--x", file].into_iter().chain(extra.iter().copied()).collect();
+            let (header, phi) = run_design(&args);
+            assert_eq!(phi, want, "{what}: Φ bit for bit");
+            let k = want.ncols() - usize::from(spec.bias);
+            let mut names: Vec<String> = (1..=k).map(|j| format!("phi{j}")).collect();
+            if spec.bias {
+                names.insert(0, "bias".to_owned());
+            }
+            assert_eq!(header, names, "{what}");
+        }
+    }
+    // The formula of the Gaussian family is its design, to rounding.
+    let family = run_design(&["design", "--x", headed, "--basis", "gaussian", "--M", "6", "--s", "0.15"]).1;
+    let typed =
+        run_design(&["design", "--x", headed, "--basis", "formula", "--formula", gaussian, "--M", "6", "--s", "0.15"])
+            .1;
+    assert!((family - typed).amax() < 1e-14);
+}
+
+fn spec(family: Family, m: usize, width: f64, degree: usize, bias: bool, formula: &str) -> BasisSpec {
+    let formula = if formula.is_empty() { BasisSpec::default().formula } else { formula.into() };
+    BasisSpec { family, m, width, degree, bias, formula }
+}
+
+#[test]
+fn a_design_file_is_what_rvm_reads() {
+    let dir = Scratch::new("design-rvm");
+    let d = Sinusoid { n: 25, noise: 0.2, seed: 3 }.generate().unwrap();
+    let inputs: String = d.x.iter().map(|x| format!("{x}\n")).collect();
+    let x_file = write(&dir, "X.csv", &inputs);
+    let targets: String = d.t.iter().map(|t| format!("{t}\n")).collect();
+    let t_file = write(&dir, "t.csv", &format!("t\n{targets}"));
+    let out =
+        run(&["design", "--x", x_file.to_str().unwrap(), "--basis", "gaussian", "--M", "8", "--s", "0.2", "--bias"]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    let phi_file = dir.join("phi.csv");
+    std::fs::write(&phi_file, &out.stdout).unwrap();
+    let json = run_json(&["rvm", "--design", phi_file.to_str().unwrap(), "--targets", t_file.to_str().unwrap()]);
+    let spec = spec(Family::Gaussian, 8, 0.2, 3, true, "");
+    let phi = Basis::from_spec(&spec, X_RANGE, &d.x).unwrap().design_matrix(&d.x).unwrap();
+    let problem = Arc::new(RvmProblem::new(phi, DVector::from_vec(d.t.clone())).unwrap());
+    assert_fit(&json, &finished(FastRvm::new(problem, FastSettings::default()).unwrap()).fit(), "design | rvm");
+}
+
+#[test]
+fn design_errors_say_what_is_wrong() {
+    let dir = Scratch::new("design-errors");
+    let x = write(&dir, "X.csv", "x\n0.1\n0.5\n0.9\n");
+    let x = x.to_str().unwrap();
+    let formula = |text: &str| run_error(&["design", "--x", x, "--basis", "formula", "--formula", text, "--M", "4"]);
+    assert_eq!(
+        formula("exp(-(x - sigma)^2)"),
+        (1, "rvm-lab: unknown name 'sigma' at character 11 — did you mean s?\n".into())
+    );
+    assert_eq!(
+        formula("2x + mu"),
+        (1, "rvm-lab: missing an operator before 'x' at character 2: write 2*x, not 2x\n".into())
+    );
+    assert_eq!(
+        formula("x^2"),
+        (1, "rvm-lab: every function is the same: the formula does not depend on mu or j\n".into())
+    );
+    let (code, message) = formula("1/(x - mu)");
+    assert_eq!(code, 1);
+    assert!(message.starts_with("rvm-lab: φ_1(x) has no finite value at x = 0 (it comes out inf)"), "{message}");
+    let (code, message) = run_error(&["design", "--x", x, "--basis", "formula"]);
+    assert_eq!(code, 2);
+    assert!(message.starts_with("rvm-lab: --basis formula needs --formula"), "{message}");
+    assert!(message.contains("rvm-lab design --x X.csv --basis FAMILY"), "the usage names the design command");
+    // The inputs: one column, or the one named x; numbers; a file that is there.
+    let two = write(&dir, "two.csv", "a,b\n1,2\n");
+    assert_eq!(
+        run_error(&["design", "--x", two.to_str().unwrap(), "--basis", "gaussian"]).1,
+        format!("rvm-lab: {}: 2 columns (a, b), but the inputs are one column, or the one named x\n", two.display())
+    );
+    let named = write(&dir, "named.csv", "t,x\n1,0.25\n");
+    let (header, phi) = run_design(&["design", "--x", named.to_str().unwrap(), "--basis", "polynomial", "--M", "2"]);
+    assert_eq!((header.len(), phi.as_slice()), (2, &[0.25, 0.0625][..]), "the column named x");
+    let bad = write(&dir, "bad.csv", "0.5\nabc\n");
+    assert_eq!(
+        run_error(&["design", "--x", bad.to_str().unwrap(), "--basis", "gaussian"]).1,
+        format!("rvm-lab: {} line 2, column 1: 'abc' is not a number\n", bad.display())
+    );
+    let (code, message) =
+        run_error(&["design", "--x", &dir.join("missing.csv").to_string_lossy(), "--basis", "gaussian"]);
+    assert!(code == 1 && message.contains("cannot read"), "{message}");
+    // A built-in family's overflow is an error, not inf in the file.
+    let huge = write(&dir, "huge.csv", "1e50\n");
+    assert_eq!(
+        run_error(&["design", "--x", huge.to_str().unwrap(), "--basis", "polynomial", "--M", "8"]).1,
+        "rvm-lab: φ_7(x) has no finite value at x = 1e50 (it comes out inf): a division by zero, an overflow, or a \
+         root or logarithm of a negative number\n"
+    );
+    // Inputs outside the page's domain are laid out all the same, with a note.
+    let far = write(&dir, "far.csv", "3e6\n5e6\n");
+    let out = run(&["design", "--x", far.to_str().unwrap(), "--basis", "gaussian", "--M", "3"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("note: some inputs lie outside [0, 1]"));
+    let far = far.to_str().unwrap();
+    let in_units =
+        ["design", "--x", far, "--basis", "gaussian", "--M", "3", "--lo", "3e6", "--hi", "5e6", "--s", "1e6"];
+    let out = run(&in_units);
+    assert!(out.status.success() && out.stderr.is_empty());
+    // The polynomial and the kernel do not lay their functions out on the domain: no note.
+    for family in ["polynomial", "kernel"] {
+        let out = run(&["design", "--x", far, "--basis", family]);
+        assert!(out.status.success() && out.stderr.is_empty(), "{family}");
     }
 }

@@ -5,7 +5,10 @@
 //! the reader never panics, that it gives a value or a typed error (one naming a line, for
 //! CSV), and that what the lab prints (a panel's query, a saved CSV) reads back to the same
 //! thing: print → parse → print is a fixed point, and numbers come back bit for bit.
-//! (The lesson-file validator is JavaScript: tests/e2e/lesson_fuzz.test.mjs.)
+//! (The lesson-file validator is JavaScript: tests/e2e/lesson_fuzz.test.mjs.) The typed
+//! formula of a basis (`basis::Formula`, issue 35) is fuzzed the same way: any text, and
+//! text made of its own tokens, never panics and any error names a character of the text;
+//! its canonical text reads back to the same formula with the same values.
 //!
 //! Every property runs from a fixed seed with a modest number of cases, so a run does not
 //! depend on the clock and stays a few seconds long; sizes (N, M, epochs, frames) in the
@@ -19,8 +22,9 @@ use proptest::test_runner::RngSeed;
 use rvm_lab::Error;
 use rvm_lab::app::{Control, Description, PANELS, PanelModel, ParamSpec, open_panel};
 use rvm_lab::backend::PageBackend;
+use rvm_lab::basis::{Basis, BasisSpec, Family, Formula, MAX_FORMULA_LEN};
 use rvm_lab::data::parse_rows;
-use rvm_lab::error::{MAX_MAGNITUDE, in_range};
+use rvm_lab::error::{FormulaProblem, MAX_MAGNITUDE, in_range};
 use rvm_lab::palette::Look;
 use rvm_lab::plot::Labels;
 
@@ -722,5 +726,116 @@ proptest! {
         let file = format!("x,t\n{}", text(&rows));
         prop_assert!(Table::parse("T.csv", &file).is_ok());
         prop_assert!(panel.import_csv(&text(&rows)).is_ok());
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The typed formula of a basis (issue 35).
+// ---------------------------------------------------------------------------------------
+
+/// Pieces of formulas, good and bad: names (known, near misses, other scripts), numbers
+/// (good and not), operators, calls, parentheses, the characters other keyboards type.
+const FORMULA_TOKENS: &[&str] = &[
+    "x", "mu", "μ", "s", "j", "K", "pi", "e", "2", "0.5", ".5", "1e-3", "2.5E+3", "1e999", "1.2.3", ".", "+", "-", "*",
+    "/", "^", "**", "(", ")", ",", " ", "exp(", "ln(", "log(", "sqrt(", "abs(", "sin(", "tanh(", "sigmoid(", "erf(",
+    "min(", "max(", "sign(", "sigma", "σ", "X", "exq", "²", "³", "−", "×", "（", "）", "＋", "中", "💥", "=", "\u{0}",
+    "\t",
+];
+
+/// A formula that reads, built from the grammar: names, numbers as the lab prints them,
+/// binary operators with and without parentheses, unary minus, calls of one and two
+/// arguments.
+fn valid_formula() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        6 => prop::sample::select(&["x", "mu", "μ", "s", "j", "K", "pi", "e", "x", "x"][..]).prop_map(str::to_owned),
+        1 => (0u32..1000).prop_map(|n| n.to_string()),
+        1 => (0.0..10.0f64).prop_map(|v| v.to_string()),
+        1 => (1e-8..1e8f64).prop_map(|v| format!("{v:e}")),
+    ];
+    let operators = &["+", "-", "*", "/", "^", " + ", " - "][..];
+    let unary = &["exp", "ln", "log", "log10", "sqrt", "abs", "sin", "cos", "tan", "sinh", "cosh", "tanh"][..];
+    let more = &["sigmoid", "erf", "sign", "floor", "ceil"][..];
+    leaf.prop_recursive(5, 32, 2, move |inner| {
+        prop_oneof![
+            (inner.clone(), prop::sample::select(operators), inner.clone())
+                .prop_map(|(a, op, b)| format!("{a}{op}{b}")),
+            (inner.clone(), prop::sample::select(operators), inner.clone())
+                .prop_map(|(a, op, b)| format!("({a}){op}({b})")),
+            inner.clone().prop_map(|a| format!("-{a}")),
+            (prop::sample::select(unary), inner.clone()).prop_map(|(f, a)| format!("{f}({a})")),
+            (prop::sample::select(more), inner.clone()).prop_map(|(f, a)| format!("{f}({a})")),
+            (prop::sample::select(&["min", "max"][..]), inner.clone(), inner.clone())
+                .prop_map(|(f, a, b)| format!("{f}({a}, {b})")),
+        ]
+    })
+}
+
+/// The formula basis of `text`: the bias and one function on [0, 1], s = 0.2.
+fn formula_basis(text: &str) -> Result<Basis, Error> {
+    let spec = BasisSpec { family: Family::Formula, m: 2, width: 0.2, formula: text.into(), ..BasisSpec::default() };
+    Basis::from_spec(&spec, (0.0, 1.0), &[])
+}
+
+/// Any error of reading `text` names a character of it (or the end), counting characters.
+fn assert_formula_error_in_text(text: &str, error: &Error) -> Result<(), TestCaseError> {
+    let Error::Formula { at, .. } = error else {
+        return Err(TestCaseError::fail(format!("{text:?}: not a formula error: {error:?}")));
+    };
+    if let Some(at) = *at {
+        prop_assert!((1..=text.chars().count() + 1).contains(&at), "{:?}: at {} of {}", text, at, error);
+    }
+    prop_assert!(!error.to_string().is_empty());
+    Ok(())
+}
+
+/// `text` and its canonical text read the same: the same formula, printed the same, and a
+/// basis of each gives the same Φ (or the same error). The canonical text may be longer
+/// (`mu` for `μ`, spaces around + and −): beyond the limit it is refused as too long.
+fn assert_formula_reads_back(text: &str) -> Result<(), TestCaseError> {
+    let formula = match Formula::parse(text) {
+        Ok(formula) => formula,
+        Err(error) => return assert_formula_error_in_text(text, &error),
+    };
+    let printed = formula.to_string();
+    let again = Formula::parse(&printed);
+    if printed.chars().count() > MAX_FORMULA_LEN {
+        prop_assert_eq!(again.map_err(|e| e.code()), Err("formula-too-long"));
+        return Ok(());
+    }
+    prop_assert_eq!(again.as_ref(), Ok(&formula), "{:?} printed as {:?}", text, printed);
+    prop_assert_eq!(again.map(|f| f.to_string()), Ok(printed.clone()));
+    let x = [0.0, 0.1, 0.37, 0.5, 0.99, 1.0, -3.0, 2.5];
+    let design = |text: &str| formula_basis(text).and_then(|b| b.design_matrix(&x));
+    prop_assert_eq!(design(text), design(&printed), "{:?} printed as {:?}", text, printed);
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(config(512, 20_261_807))]
+
+    /// Any text at all never panics the parser or the basis, and any error names a
+    /// character of the text.
+    #[test]
+    fn any_text_as_a_formula_never_panics(text in any::<String>()) {
+        assert_formula_reads_back(&text)?;
+        let _ = formula_basis(&text);
+    }
+
+    /// Text made of the grammar's own tokens (mostly not a formula) never panics; whatever
+    /// reads, reads back from its canonical text.
+    #[test]
+    fn formula_tokens_in_any_order_never_panic(tokens in prop::collection::vec(prop::sample::select(FORMULA_TOKENS), 0..40)) {
+        assert_formula_reads_back(&tokens.concat())?;
+        assert_formula_reads_back(&tokens.join(" "))?;
+    }
+
+    /// A formula built from the grammar reads back from its canonical text to the same
+    /// formula, with the same Φ.
+    #[test]
+    fn a_formula_reads_back_from_its_canonical_text(text in valid_formula()) {
+        let parsed = Formula::parse(&text);
+        prop_assume!(!matches!(parsed, Err(Error::Formula { problem: FormulaProblem::TooLong { .. } | FormulaProblem::TooDeep { .. }, .. })));
+        prop_assert!(parsed.is_ok(), "{:?}: {:?}", text, parsed);
+        assert_formula_reads_back(&text)?;
     }
 }

@@ -20,15 +20,22 @@
 //! | [`Family::BSpline`] | Bᵢ,ₚ on a clamped uniform knot vector over [lo, hi] | – | ✓ |
 //! | [`Family::Wavelet`] | Mexican hats ψ((x − cₗ,ₖ)/aₗ), coarse to fine | ✓ | – |
 //! | [`Family::Kernel`] | exp(−(x − xₙ)²/2s²) at each training input xₙ, K = N | ✓ | – |
+//! | [`Family::Formula`] | f(x, μⱼ, s, j, K) for j = 1..=K, f typed by the user ([`Formula`]) | ✓ | – |
 //!
-//! Gaussian and sigmoid centres μⱼ are [`crate::grid::evenly_spaced`] over [lo, hi], end points
-//! included (one centre: the middle). The details of the Fourier, B-spline and wavelet
-//! layouts are documented in their modules and on [`Family`].
+//! Gaussian, sigmoid and formula centres μⱼ are [`crate::grid::evenly_spaced`] over [lo, hi],
+//! end points included (one centre: the middle). The details of the Fourier, B-spline,
+//! wavelet and formula layouts are documented in their modules and on [`Family`].
+//!
+//! Every family's functions are finite at every finite input but for a formula's (which may
+//! divide by zero) and a high power of a huge x: [`Basis::design_matrix`] refuses a
+//! non-finite value ([`Error::FunctionNotFinite`]); [`Basis::features`] does not check.
 
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Bound, Error, Result, ensure_all_finite, ensure_finite, ensure_positive};
+use std::rc::Rc;
+
+use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite, ensure_index, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::linalg::subtract_combination;
 use crate::solver::Budget;
@@ -36,18 +43,29 @@ use crate::solver::Budget;
 mod bspline;
 mod centred;
 mod exponential;
+// The page does not offer the formula family yet (its module has no room for the parser):
+// the family is built for the library and the command line only.
+#[cfg(not(target_arch = "wasm32"))]
+mod formula;
 mod fourier;
 mod polynomial;
 mod wavelet;
 
 pub use centred::logistic_sigmoid;
+#[cfg(not(target_arch = "wasm32"))]
+pub use formula::{Formula, MAX_FORMULA_DEPTH, MAX_FORMULA_LEN, erf};
 pub use wavelet::mexican_hat;
 
 use bspline::BSpline;
 use centred::{Centred, Profile};
+#[cfg(not(target_arch = "wasm32"))]
+use formula::FormulaSet;
 use fourier::Fourier;
 use polynomial::Polynomial;
 use wavelet::Wavelet;
+
+/// The formula of a new [`BasisSpec`]: the Gaussian family's functions.
+pub const DEFAULT_FORMULA: &str = "exp(-(x - mu)^2/(2*s^2))";
 
 /// Largest number of basis functions a model may have (keeps M × M solves interactive).
 pub const MAX_BASIS_FUNCTIONS: usize = 200;
@@ -85,6 +103,10 @@ pub enum Family {
     /// exp(−(x − xₙ)²/2s²) centred on each training input xₙ (the RVM's kernel basis,
     /// Tipping 2001 §2); K = N, so M = N (+1 with the bias) is not a free parameter.
     Kernel,
+    /// φⱼ(x) = f(x, μⱼ, s, j, K) for j = 1, …, K, the formula f typed by the user
+    /// ([`BasisSpec::formula`], [`Formula`]); centres μⱼ as for [`Family::Gaussian`].
+    /// Not in [`Family::ALL`] yet: the page does not offer it.
+    Formula,
 }
 
 impl Family {
@@ -113,10 +135,11 @@ impl Family {
             Family::BSpline => "bspline",
             Family::Wavelet => "wavelet",
             Family::Kernel => "kernel",
+            Family::Formula => "formula",
         }
     }
 
-    /// The family called `name`, if any.
+    /// The family called `name`, if any, among [`Family::ALL`] (the families the page offers).
     pub fn from_name(name: &str) -> Option<Family> {
         Family::ALL.into_iter().find(|f| f.name() == name)
     }
@@ -124,12 +147,12 @@ impl Family {
     /// Whether its functions have centres μⱼ that [`Basis::centres`] reports and
     /// [`Basis::with_centre`] moves.
     pub fn has_centres(self) -> bool {
-        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Kernel)
+        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Kernel | Family::Formula)
     }
 
     /// Whether the width s of [`BasisSpec`] matters (and is checked).
     pub fn uses_width(self) -> bool {
-        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Wavelet | Family::Kernel)
+        matches!(self, Family::Gaussian | Family::Sigmoid | Family::Wavelet | Family::Kernel | Family::Formula)
     }
 
     /// Whether the degree of [`BasisSpec`] matters (and is checked).
@@ -156,12 +179,23 @@ pub struct BasisSpec {
     pub degree: usize,
     /// Whether φ₀(x) = 1 comes first.
     pub bias: bool,
+    /// The formula of [`Family::Formula`], as typed (at most [`MAX_FORMULA_LEN`]
+    /// characters); ignored otherwise. Shared: the spec is cloned on every change.
+    pub formula: Rc<str>,
 }
 
 impl Default for BasisSpec {
-    /// PRML Fig 3.8's basis: the bias and eight Gaussians of width 0.1 (cubic if B-splines).
+    /// PRML Fig 3.8's basis: the bias and eight Gaussians of width 0.1 (cubic if B-splines;
+    /// the Gaussian's formula, [`DEFAULT_FORMULA`], if a formula).
     fn default() -> Self {
-        Self { family: Family::Gaussian, m: 9, width: 0.1, degree: DEFAULT_BSPLINE_DEGREE, bias: true }
+        Self {
+            family: Family::Gaussian,
+            m: 9,
+            width: 0.1,
+            degree: DEFAULT_BSPLINE_DEGREE,
+            bias: true,
+            formula: Rc::from(DEFAULT_FORMULA),
+        }
     }
 }
 
@@ -200,6 +234,8 @@ enum Functions {
     Fourier(Fourier),
     BSpline(BSpline),
     Wavelet(Wavelet),
+    #[cfg(not(target_arch = "wasm32"))]
+    Formula(FormulaSet),
 }
 
 impl Functions {
@@ -211,6 +247,8 @@ impl Functions {
             Functions::Fourier(f) => f.len(),
             Functions::BSpline(f) => f.len(),
             Functions::Wavelet(f) => f.len(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Functions::Formula(f) => f.len(),
         }
     }
 
@@ -222,6 +260,8 @@ impl Functions {
             Functions::Fourier(f) => f.eval_into(x, out),
             Functions::BSpline(f) => f.eval_into(x, out),
             Functions::Wavelet(f) => f.eval_into(x, out),
+            #[cfg(not(target_arch = "wasm32"))]
+            Functions::Formula(f) => f.eval_into(x, out),
         }
     }
 }
@@ -247,10 +287,14 @@ impl Basis {
     /// - [`Error::OutOfRange`] for `hi − lo` ≤ 0, s ≤ 0 (families that use it), a degree
     ///   above [`MAX_BSPLINE_DEGREE`], M outside 1..=[`MAX_BASIS_FUNCTIONS`] (for the
     ///   kernel: N + bias above it), or fewer than p + 1 B-splines (M − bias < p + 1);
-    /// - [`Error::NoData`] for the kernel family with no training inputs.
+    /// - [`Error::NoData`] for the kernel family with no training inputs;
+    /// - for a formula, [`Error::Formula`] if it does not parse or its functions would not
+    ///   vary (no x; no mu or j with K ≥ 2), [`Error::FunctionNotFinite`] if a function has
+    ///   no finite value at one of 601 evenly spaced points of [lo, hi] (which include the
+    ///   grids of 101, 201 and 301 points the panels draw on).
     pub fn from_spec(spec: &BasisSpec, domain: (f64, f64), training_x: &[f64]) -> Result<Basis> {
         let domain = Domain::new(domain)?;
-        let &BasisSpec { family, m, width, degree, bias } = spec;
+        let BasisSpec { family, m, width, degree, bias, .. } = *spec;
         if family.uses_width() {
             ensure_positive("s", width)?;
         }
@@ -266,6 +310,15 @@ impl Basis {
             Family::Fourier => Functions::Fourier(Fourier::new(k, domain.length())),
             Family::BSpline => Functions::BSpline(BSpline::new(check_bspline(degree, m, bias)?, k, domain)),
             Family::Wavelet => Functions::Wavelet(Wavelet::new(k, width, domain)),
+            #[cfg(target_arch = "wasm32")]
+            Family::Formula => return Err(formula_not_here()),
+            #[cfg(not(target_arch = "wasm32"))]
+            Family::Formula => Functions::Formula(FormulaSet::new(
+                &spec.formula,
+                evenly_spaced(domain.lo, domain.hi, k),
+                width,
+                domain,
+            )?),
         };
         Ok(Self { family, bias, functions })
     }
@@ -328,7 +381,7 @@ impl Basis {
     /// # Errors
     /// As [`Basis::from_spec`].
     pub fn spread(family: Family, m: usize, width: f64, bias: bool, domain: (f64, f64)) -> Result<Self> {
-        Self::from_spec(&BasisSpec { family, m, width, degree: DEFAULT_BSPLINE_DEGREE, bias }, domain, &[])
+        Self::from_spec(&BasisSpec { family, m, width, bias, ..BasisSpec::default() }, domain, &[])
     }
 
     /// The family of the functions.
@@ -351,10 +404,22 @@ impl Basis {
         self.bias
     }
 
-    /// Centres μⱼ of the non-bias functions (Gaussian, sigmoid, kernel), `None` otherwise.
+    /// Centres μⱼ of the non-bias functions (Gaussian, sigmoid, kernel, formula), `None`
+    /// otherwise.
     pub fn centres(&self) -> Option<&[f64]> {
         match &self.functions {
             Functions::Centred(f) => Some(f.centres()),
+            #[cfg(not(target_arch = "wasm32"))]
+            Functions::Formula(f) => Some(f.centres()),
+            _ => None,
+        }
+    }
+
+    /// The formula of a formula basis (its `Display` is the canonical text), `None` otherwise.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn formula(&self) -> Option<&Formula> {
+        match &self.functions {
+            Functions::Formula(f) => Some(f.formula()),
             _ => None,
         }
     }
@@ -363,21 +428,23 @@ impl Basis {
     ///
     /// # Errors
     /// [`Error::UnknownParameter`] (`μ[j]`) if the basis has no centres;
-    /// [`Error::OutOfRange`] naming `j` past the last centre; [`Error::NotFinite`] for `mu`.
+    /// [`Error::OutOfRange`] naming `j` past the last centre; [`Error::NotFinite`] for `mu`;
+    /// for a formula, [`Error::FunctionNotFinite`] as [`Basis::from_spec`] checks it.
     pub fn with_centre(&self, j: usize, mu: f64) -> Result<Basis> {
         ensure_finite("μ", mu)?;
         let mut copy = self.clone();
-        let centres = match &mut copy.functions {
-            Functions::Centred(f) if f.len() > 0 => f.centres_mut(),
+        match &mut copy.functions {
+            Functions::Centred(f) if f.len() > 0 => {
+                ensure_index("j", j, f.len())?;
+                f.centres_mut()[j] = mu;
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Functions::Formula(f) if f.len() > 0 => {
+                ensure_index("j", j, f.len())?;
+                f.move_centre(j, mu)?;
+            }
             _ => return Err(Error::UnknownParameter { key: format!("μ[{j}]") }),
-        };
-        let last = centres.len() - 1;
-        let slot = centres.get_mut(j).ok_or_else(|| Error::OutOfRange {
-            name: "j",
-            value: j.to_string(),
-            bound: Bound::WholeBetween { min: 0, max: last as u64 },
-        })?;
-        *slot = mu;
+        }
         Ok(copy)
     }
 
@@ -388,7 +455,9 @@ impl Basis {
         self.functions.eval_into(x, rest);
     }
 
-    /// φ(x) as a column vector of length M.
+    /// φ(x) as a column vector of length M. Unchecked: a formula's function may be NaN or
+    /// ±∞ at x (a division by zero); to draw curves on a grid, [`Basis::design_matrix`] of
+    /// the grid checks every value (and evaluates a formula a column at a time, faster).
     pub fn features(&self, x: f64) -> DVector<f64> {
         let mut v = DVector::zeros(self.len());
         self.eval_into(x, v.as_mut_slice());
@@ -398,18 +467,47 @@ impl Basis {
     /// The design matrix Φ with Φₙⱼ = φⱼ(xₙ) (PRML 3.16), N × M.
     ///
     /// # Errors
-    /// [`Error::NotFinite`] naming the first non-finite input `x[n]`.
+    /// [`Error::NotFinite`] naming the first non-finite input `x[n]`;
+    /// [`Error::FunctionNotFinite`] naming the first function (by column) and input where
+    /// Φ has NaN or ±∞.
     pub fn design_matrix(&self, x: &[f64]) -> Result<DMatrix<f64>> {
         ensure_all_finite("x", x)?;
-        let m = self.len();
-        let mut phi = DMatrix::zeros(x.len(), m);
-        let mut row = vec![0.0; m];
-        for (n, &xn) in x.iter().enumerate() {
-            self.eval_into(xn, &mut row);
-            phi.row_mut(n).copy_from_slice(&row);
+        let (m, n, offset) = (self.len(), x.len(), usize::from(self.bias));
+        let mut phi = DMatrix::from_element(n, m, 1.0);
+        match &self.functions {
+            #[cfg(not(target_arch = "wasm32"))]
+            Functions::Formula(f) => f.fill_columns(x, &mut phi.as_mut_slice()[offset * n..]),
+            _ => {
+                let mut row = vec![0.0; m];
+                for (r, &xr) in x.iter().enumerate() {
+                    self.eval_into(xr, &mut row);
+                    phi.row_mut(r).copy_from_slice(&row);
+                }
+            }
         }
+        ensure_functions_finite(&phi.as_slice()[offset * n..], x)?;
         Ok(phi)
     }
+}
+
+/// `Ok` when every value of `columns` (the K non-bias columns of Φ, column after column,
+/// each as long as `x`) is finite, else [`Error::FunctionNotFinite`] naming the first.
+fn ensure_functions_finite(columns: &[f64], x: &[f64]) -> Result<()> {
+    match columns.iter().position(|v| !v.is_finite()) {
+        Some(i) => Err(Error::FunctionNotFinite {
+            j: i / x.len() + 1,
+            x: Compact(x[i % x.len()]).to_string(),
+            value: Compact(columns[i]).to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The formula family where it is not built in (the page's module, for now): an unknown
+/// choice of basis, as any family the page does not list.
+#[cfg(target_arch = "wasm32")]
+fn formula_not_here() -> Error {
+    Error::UnknownChoice { name: "basis", value: Family::Formula.name().to_owned(), options: Family::NAMES.join(", ") }
 }
 
 /// `Ok` when 1 ≤ M ≤ [`MAX_BASIS_FUNCTIONS`].
@@ -839,6 +937,10 @@ mod tests {
         assert_eq!(with(Family::uses_width), [Gaussian, Sigmoid, Wavelet, Kernel]);
         assert_eq!(with(Family::uses_degree), [BSpline]);
         assert_eq!(with(|f| !f.count_is_free()), [Kernel]);
+        // The formula is not offered by the page yet: not in ALL, so not found by name.
+        let formula = Family::Formula;
+        assert_eq!((formula.name(), Family::from_name("formula")), ("formula", None));
+        assert!(formula.has_centres() && formula.uses_width() && !formula.uses_degree() && formula.count_is_free());
     }
 
     #[test]
@@ -891,7 +993,8 @@ mod tests {
         assert_eq!(domain(0.0, f64::INFINITY), "hi must be a finite number, but is inf");
         assert_eq!(domain(-f64::MAX, f64::MAX), "hi − lo must be a finite number, but is inf");
         let bspline = |m, degree, bias| {
-            Basis::from_spec(&BasisSpec { family: Family::BSpline, m, width: 0.1, degree, bias }, (0.0, 1.0), &[])
+            let spec = BasisSpec { family: Family::BSpline, m, width: 0.1, degree, bias, ..BasisSpec::default() };
+            Basis::from_spec(&spec, (0.0, 1.0), &[])
         };
         assert_eq!(bspline(9, 6, true).unwrap_err().to_string(), "degree must be a whole number from 0 to 5, but is 6");
         assert_eq!(bspline(4, 3, true).unwrap_err().to_string(), "M must be a whole number from 5 to 200, but is 4");

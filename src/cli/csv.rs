@@ -2,7 +2,8 @@
 //! numbers separated by commas. No quoting: a cell is the text between two commas, with
 //! surrounding spaces (and double quotes around a header name) removed. Blank lines are
 //! skipped; line numbers in messages count every line of the file from 1, the header's
-//! included.
+//! included. Where the header is optional ([`Table::read_optional_header`], the inputs of
+//! `rvm-lab design`), a first line of numbers is data.
 
 use std::path::Path;
 
@@ -130,10 +131,18 @@ impl Table {
     /// # Errors
     /// [`CsvError::Read`] if it cannot be read, else those of [`Table::parse`].
     pub fn read(path: &Path) -> Result<Self, CsvError> {
-        let file = path.display().to_string();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| CsvError::Read { file: file.clone(), message: e.to_string() })?;
+        let (file, text) = read_text(path)?;
         Table::parse(&file, &text)
+    }
+
+    /// Reads and parses the file at `path`, whose header line is optional
+    /// ([`Table::parse_optional_header`]).
+    ///
+    /// # Errors
+    /// As [`Table::read`].
+    pub fn read_optional_header(path: &Path) -> Result<Self, CsvError> {
+        let (file, text) = read_text(path)?;
+        Table::parse_optional_header(&file, &text)
     }
 
     /// Parses `text`, naming it `file` in messages. A leading byte-order mark (Excel's
@@ -143,10 +152,36 @@ impl Table {
     /// [`CsvError::Empty`], [`CsvError::NoRows`], [`CsvError::Ragged`],
     /// [`CsvError::NotANumber`], [`CsvError::NotFinite`], each naming the file and line.
     pub fn parse(file: &str, text: &str) -> Result<Self, CsvError> {
+        Table::parse_lines(file, text, true)
+    }
+
+    /// As [`Table::parse`], but a first line whose cells all read as numbers is data, not
+    /// a header: the columns are then named `x` (one column) or `x1`, `x2`, …, and
+    /// `header_line` is 0.
+    ///
+    /// # Errors
+    /// As [`Table::parse`].
+    pub fn parse_optional_header(file: &str, text: &str) -> Result<Self, CsvError> {
+        let first = text.strip_prefix('\u{feff}').unwrap_or(text).lines().find(|l| !l.trim().is_empty());
+        let data = first.is_some_and(|line| line.split(',').all(|cell| cell.trim().parse::<f64>().is_ok()));
+        Table::parse_lines(file, text, !data)
+    }
+
+    /// The table of `text`, whose first non-blank line is a header if `headed`.
+    fn parse_lines(file: &str, text: &str, headed: bool) -> Result<Self, CsvError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, l)| !l.trim().is_empty());
-        let (header_line, header) = lines.next().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
-        let header: Vec<String> = header.split(',').map(|name| name.trim().trim_matches('"').to_owned()).collect();
+        let (header_line, header) = if headed {
+            let (line, header) = lines.next().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
+            (line, header.split(',').map(|name| name.trim().trim_matches('"').to_owned()).collect())
+        } else {
+            let columns = text.lines().find(|l| !l.trim().is_empty()).map_or(1, |l| l.split(',').count());
+            let names: Vec<String> = match columns {
+                1 => vec!["x".to_owned()],
+                _ => (1..=columns).map(|i| format!("x{i}")).collect(),
+            };
+            (0, names)
+        };
         let rows =
             lines.map(|(line, text)| parse_row(file, line, text, header.len())).collect::<Result<Vec<_>, _>>()?;
         if rows.is_empty() {
@@ -195,6 +230,15 @@ impl Table {
     /// The values of column `index` (which must exist), top to bottom.
     pub fn column(&self, index: usize) -> Vec<f64> {
         self.rows.iter().filter_map(|row| row.get(index).copied()).collect()
+    }
+}
+
+/// The file at `path` as given (for messages) and its text.
+fn read_text(path: &Path) -> Result<(String, String), CsvError> {
+    let file = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok((file, text)),
+        Err(e) => Err(CsvError::Read { file, message: e.to_string() }),
     }
 }
 
@@ -255,6 +299,21 @@ mod tests {
         );
         assert!(refused("t,t\n1,2\n", "t").contains("has t, t"), "two named t");
         assert!(refused("x,t\n1,0\n", "label").contains("named 'label'"), "classes want a label column");
+    }
+
+    #[test]
+    fn the_header_is_optional_where_asked() {
+        let t = Table::parse_optional_header("X.csv", "\n0.5\n1e-3\n").unwrap();
+        assert_eq!((t.header_line, t.header.as_slice(), t.column(0)), (0, &["x".to_owned()][..], vec![0.5, 1e-3]));
+        let t = Table::parse_optional_header("X.csv", "input\n0.5\n").unwrap();
+        assert_eq!((t.header_line, t.header.as_slice(), t.rows.len()), (1, &["input".to_owned()][..], 1));
+        let t = Table::parse_optional_header("X.csv", "\u{feff}1,2\n3,4\n").unwrap();
+        assert_eq!((t.header, t.rows), (vec!["x1".to_owned(), "x2".to_owned()], vec![vec![1.0, 2.0], vec![3.0, 4.0]]));
+        let msg = |text: &str| Table::parse_optional_header("X.csv", text).unwrap_err().to_string();
+        assert_eq!(msg("0.5\nabc\n"), "X.csv line 2, column 1: 'abc' is not a number");
+        assert_eq!(msg("NaN\n"), "X.csv line 1, column 1: 'NaN' is not a finite number");
+        assert_eq!(msg(""), "X.csv: the file is empty (expected a header line of column names)");
+        assert_eq!(msg("x\n"), "X.csv: no data rows after the header");
     }
 
     #[test]

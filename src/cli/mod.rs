@@ -7,6 +7,8 @@
 //!             [--likelihood gaussian|bernoulli|poisson|softmax]
 //!             [--method fast|classic|em] [--selection greedy|cyclic|random]
 //!             [--no-alignment-test] [--events]
+//! rvm-lab design --x X.csv --basis FAMILY [--formula F] [--M M] [--s S] [--degree P]
+//!                [--bias] [--lo A --hi B]
 //! rvm-lab docs panels [--root DIR] [--check]
 //! ```
 //!
@@ -27,12 +29,17 @@
 //! exp(wᵀφ) (the same machinery, [`rvm_lab::rvm::likelihood::Likelihood::Poisson`]) and the
 //! fit comes with the mean Poisson deviance.
 //!
+//! `design`: the design matrix Φ of a basis ([`rvm_lab::basis::Basis::from_spec`] and
+//! [`rvm_lab::basis::Basis::design_matrix`], as the page's panels call them) at the inputs
+//! of a CSV file, written as CSV for `--design`; the domain is the page's,
+//! [`rvm_lab::app::settings::X_RANGE`], unless `--lo` and `--hi` say otherwise.
+//!
 //! `docs panels`: the URL-key tables of `docs/panels.md`, generated from the panels' own
 //! parameter lists ([`docs`]).
 //!
-//! Both read Φ and t with the same CSV rules ([`csv::Table`], [`read_problem`]). Output is
-//! JSON on stdout; errors go to stderr with exit code 2 (bad arguments) or 1 (bad data, or
-//! no maximum).
+//! `evidence` and `rvm` read Φ and t with the same CSV rules ([`csv::Table`],
+//! [`read_problem`]). Output is JSON on stdout (CSV for `design`); errors go to stderr with
+//! exit code 2 (bad arguments) or 1 (bad data, or no maximum).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,7 +48,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
+use rvm_lab::app::settings::X_RANGE;
+use rvm_lab::basis::{Basis, BasisSpec, Family};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
+use rvm_lab::error::Compact;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
 use rvm_lab::rvm::classification::{ClassicRvmClassifier, ClassifierSettings, FastRvmClassifier, GlmFit};
 use rvm_lab::rvm::likelihood::{Likelihood, MAX_COUNT};
@@ -65,6 +75,8 @@ usage: rvm-lab evidence --design PHI.csv --targets T.csv [--column NAME]
                    [--likelihood gaussian|bernoulli|poisson|softmax]
                    [--method fast|classic|em] [--selection greedy|cyclic|random]
                    [--no-alignment-test] [--events]
+       rvm-lab design --x X.csv --basis FAMILY [--formula F] [--M M] [--s S]
+                      [--degree P] [--bias] [--lo A --hi B]
        rvm-lab docs panels [--root DIR] [--check]
        rvm-lab --help
 
@@ -105,6 +117,22 @@ relevant (0-based columns of Φ), weights, alpha (theirs), beta, log_marginal_li
                      methods and options of bernoulli; prints mean_deviance (the mean Poisson
                      deviance, 2/N Σ t ln(t/y) − (t − y)) instead of accuracy
 
+design: the design matrix Φ of a basis at the inputs, as the page computes it, written as
+CSV: a header line (bias, phi1, phi2, …), then one row per input — a file for --design.
+  --x X.csv          the inputs: one column (or the one named x), with or without a header
+  --basis FAMILY     polynomial, gaussian, sigmoid, fourier, bspline, wavelet, kernel (a
+                     Gaussian on each input) or formula
+  --formula F        for formula: φ_j(x) written with x, mu (the centre μ_j, spread as the
+                     Gaussians'), s (the width), j = 1 … K and K (the functions besides the
+                     bias), e.g. 'exp(-(x - mu)^2/(2*s^2))'; + - * / ^, pi, e, exp, ln,
+                     log10, sqrt, abs, sin, cos, tan, sinh, cosh, tanh, sigmoid, erf, sign,
+                     floor, ceil, min(a, b), max(a, b)
+  --M M              functions, the bias included (default 9; kernel: one per input)
+  --s S              width s > 0 of gaussian, sigmoid, wavelet, kernel, formula (default 0.1)
+  --degree P         bspline degree 0 … 5 (default 3)
+  --bias             a first column φ_0(x) = 1 (counted in M)
+  --lo A --hi B      the domain the functions are laid out on (default 0 and 1, the page's)
+
 docs panels: writes the URL-key tables of docs/panels.md (between its <!-- keys:… -->
 markers) from the panels' parameter lists, defaults and the page's English labels.
   --root DIR         the repository's folder (default: the current one)
@@ -123,6 +151,9 @@ enum CliError {
     /// class only.
     #[error("{0}")]
     Labels(String),
+    /// The inputs of `design` are not one column.
+    #[error("{0}")]
+    Inputs(String),
     /// The two files disagree on N.
     #[error("{targets} has {target_rows} data rows, but {design} has {design_rows}")]
     RowMismatch { design: String, design_rows: usize, targets: String, target_rows: usize },
@@ -262,7 +293,19 @@ enum Command {
     Help,
     Evidence(EvidenceArgs),
     Rvm(RvmArgs),
+    Design(DesignArgs),
     Docs(docs::DocsArgs),
+}
+
+/// The parsed command line of `rvm-lab design`.
+#[derive(Debug, Clone, PartialEq)]
+struct DesignArgs {
+    /// The inputs' file.
+    x: PathBuf,
+    /// The basis, as the page's settings hold it.
+    spec: BasisSpec,
+    /// `--lo`, `--hi`; the page's domain without them.
+    domain: Option<(f64, f64)>,
 }
 
 /// Runs the command line `args` (without the program name): JSON on stdout, or the error on
@@ -286,6 +329,7 @@ fn execute(command: Command) -> Result<(), CliError> {
         }
         Command::Evidence(args) => evidence(&args)?,
         Command::Rvm(args) => rvm(&args)?,
+        Command::Design(args) => design(&args)?,
         Command::Docs(args) => docs::run(&args)?,
     };
     println!("{json}");
@@ -326,6 +370,47 @@ fn rvm(args: &RvmArgs) -> Result<String, CliError> {
             let classes = class_count(&t, (&file, &column), None)?;
             to_json(&Classified::multiclass(phi, &t, classes, method)?)
         }
+    }
+}
+
+/// `rvm-lab design`: the CSV text of Φ, a header line and one row per input. A note goes to
+/// stderr when the page's domain is taken, the family lays its functions out on it (all but
+/// the polynomial and the kernel) and an input lies outside it.
+fn design(args: &DesignArgs) -> Result<String, CliError> {
+    let x = read_inputs(&args.x)?;
+    let (lo, hi) = args.domain.unwrap_or(X_RANGE);
+    let basis = Basis::from_spec(&args.spec, (lo, hi), &x)?;
+    let phi = basis.design_matrix(&x)?;
+    let laid_out = !matches!(args.spec.family, Family::Polynomial | Family::Kernel);
+    if laid_out && args.domain.is_none() && x.iter().any(|v| !(lo..=hi).contains(v)) {
+        eprintln!(
+            "rvm-lab: note: some inputs lie outside [{lo}, {hi}], the domain the functions are laid out on; \
+             give --lo and --hi to lay them out over the inputs"
+        );
+    }
+    let offset = usize::from(basis.bias());
+    let names = (0..phi.ncols()).map(|c| if c < offset { "bias".to_owned() } else { format!("phi{}", c + 1 - offset) });
+    let mut text = names.collect::<Vec<_>>().join(",");
+    for row in phi.row_iter() {
+        let cells: Vec<String> = row.iter().map(|&v| Compact(v).to_string()).collect();
+        text.push('\n');
+        text.push_str(&cells.join(","));
+    }
+    Ok(text)
+}
+
+/// The inputs of `design`: the only column of the file, or the one named x.
+fn read_inputs(path: &std::path::Path) -> Result<Vec<f64>, CliError> {
+    let table = Table::read_optional_header(path)?;
+    let named: Vec<usize> = (0..table.header.len()).filter(|&j| table.header[j] == "x").collect();
+    match (table.header.len(), named.as_slice()) {
+        (1, _) => Ok(table.column(0)),
+        (_, &[j]) => Ok(table.column(j)),
+        (columns, _) => Err(CliError::Inputs(format!(
+            "{}: {columns} columns ({}), but the inputs are one column, or the one named x",
+            table.file,
+            table.header.join(", ")
+        ))),
     }
 }
 
@@ -539,9 +624,10 @@ fn parse_command(args: Vec<String>) -> Result<Command, CliError> {
         Some((first, _)) if first == "--help" || first == "-h" || first == "help" => Ok(Command::Help),
         Some((first, rest)) if first == "evidence" => parse_evidence(rest).map(Command::Evidence),
         Some((first, rest)) if first == "rvm" => parse_rvm(rest).map(Command::Rvm),
+        Some((first, rest)) if first == "design" => parse_design(rest).map(Command::Design),
         Some((first, rest)) if first == "docs" => parse_docs(rest).map(Command::Docs),
         Some((first, _)) => {
-            Err(CliError::Usage(format!("unknown command '{first}' (the commands are: evidence, rvm, docs)")))
+            Err(CliError::Usage(format!("unknown command '{first}' (the commands are: evidence, rvm, design, docs)")))
         }
     }
 }
@@ -578,6 +664,19 @@ const RVM_OPTIONS: [Spec; 5] = [
 struct Options {
     given: BTreeMap<&'static str, Option<String>>,
 }
+
+/// The options of `rvm-lab design`.
+const DESIGN_OPTIONS: [Spec; 9] = [
+    ("x", Takes::Value),
+    ("basis", Takes::Value),
+    ("formula", Takes::Value),
+    ("M", Takes::Value),
+    ("s", Takes::Value),
+    ("degree", Takes::Value),
+    ("bias", Takes::Nothing),
+    ("lo", Takes::Value),
+    ("hi", Takes::Value),
+];
 
 /// The options of `rvm-lab docs panels`.
 const DOCS_OPTIONS: [Spec; 2] = [("root", Takes::Value), ("check", Takes::Nothing)];
@@ -672,6 +771,69 @@ fn parse_docs(args: &[String]) -> Result<docs::DocsArgs, CliError> {
         Some((what, _)) => Err(CliError::Usage(format!("unknown docs '{what}' (there is: panels)"))),
         None => Err(CliError::Usage("docs needs what to generate: panels".to_owned())),
     }
+}
+
+/// Every family `design` lays out: the page's ([`Family::ALL`], which does not list the
+/// formula until the page offers it), and the formula.
+fn design_families() -> impl Iterator<Item = Family> {
+    Family::ALL.into_iter().chain([Family::Formula])
+}
+
+/// The names of the families of `design` that `keep`, as a list ("a, b or c").
+fn family_names(keep: fn(Family) -> bool) -> String {
+    let names: Vec<&str> = design_families().filter(|&f| keep(f)).map(Family::name).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    }
+}
+
+/// Parses the arguments after `design`. An option the family does not use is an error, as
+/// is `--formula` without `--basis formula` and the reverse.
+fn parse_design(args: &[String]) -> Result<DesignArgs, CliError> {
+    let options = Options::collect_only(args, &DESIGN_OPTIONS)?;
+    let required = |flag: &str| options.value(flag).ok_or_else(|| CliError::Usage(format!("--{flag} is required")));
+    let x = PathBuf::from(required("x")?);
+    let name = required("basis")?;
+    let family = design_families()
+        .find(|f| f.name() == name)
+        .ok_or_else(|| CliError::Usage(format!("--basis must be {}, but is '{name}'", family_names(|_| true))))?;
+    let applies = |flag: &str, used: bool, only: &str| {
+        if options.has(flag) && !used {
+            return Err(CliError::Usage(format!("--{flag} applies only to --basis {only}")));
+        }
+        Ok(())
+    };
+    applies("formula", family == Family::Formula, "formula")?;
+    applies("M", family.count_is_free(), &family_names(Family::count_is_free))?;
+    applies("s", family.uses_width(), &family_names(Family::uses_width))?;
+    applies("degree", family.uses_degree(), &family_names(Family::uses_degree))?;
+    let mut spec = BasisSpec { family, bias: options.has("bias"), ..BasisSpec::default() };
+    match options.value("formula") {
+        Some(text) => spec.formula = text.into(),
+        None if family == Family::Formula => {
+            return Err(CliError::Usage("--basis formula needs --formula, e.g. 'exp(-(x - mu)^2/(2*s^2))'".to_owned()));
+        }
+        None => {}
+    }
+    let whole = |flag: &str, text: &str| {
+        text.trim().parse::<usize>().map_err(|_| CliError::Usage(format!("--{flag}: '{text}' is not a whole number")))
+    };
+    if let Some(m) = options.value("M") {
+        spec.m = whole("M", m)?;
+    }
+    if let Some(degree) = options.value("degree") {
+        spec.degree = whole("degree", degree)?;
+    }
+    if let Some(width) = options.value("s") {
+        spec.width = parse_number("--s", width)?;
+    }
+    let domain = match (options.value("lo"), options.value("hi")) {
+        (Some(lo), Some(hi)) => Some((parse_number("--lo", lo)?, parse_number("--hi", hi)?)),
+        (None, None) => None,
+        _ => return Err(CliError::Usage("give both --lo and --hi, or neither".to_owned())),
+    };
+    Ok(DesignArgs { x, spec, domain })
 }
 
 /// The options that belong to the fast regression method.
@@ -946,6 +1108,68 @@ mod tests {
     }
 
     #[test]
+    fn parses_design_and_refuses_what_the_family_does_not_use() {
+        let design = |extra: &[&str]| {
+            let mut all = vec!["design", "--x", "X.csv"];
+            all.extend(extra);
+            match parse(&all) {
+                Ok(Command::Design(args)) => args,
+                other => panic!("{all:?}: {other:?}"),
+            }
+        };
+        let args = design(&["--basis", "gaussian"]);
+        assert_eq!(args.x, PathBuf::from("X.csv"));
+        assert_eq!(args.spec, BasisSpec { bias: false, ..BasisSpec::default() });
+        assert_eq!(args.domain, None);
+        let args = design(&[
+            "--basis=formula",
+            "--formula",
+            "x^j",
+            "--M",
+            "4",
+            "--s",
+            "0.5",
+            "--bias",
+            "--lo",
+            "-1",
+            "--hi=2",
+        ]);
+        let want =
+            BasisSpec { family: Family::Formula, m: 4, width: 0.5, formula: "x^j".into(), ..BasisSpec::default() };
+        assert_eq!((args.spec, args.domain), (want, Some((-1.0, 2.0))));
+        assert_eq!(design(&["--basis", "bspline", "--degree", "2"]).spec.degree, 2);
+        let refused = |extra: &[&str]| {
+            let mut all = vec!["design", "--x", "X.csv"];
+            all.extend(extra);
+            usage_error(&all)
+        };
+        assert_eq!(
+            refused(&["--basis", "spline"]),
+            "--basis must be polynomial, gaussian, sigmoid, fourier, bspline, wavelet, kernel or formula, but is 'spline'"
+        );
+        assert_eq!(
+            refused(&["--basis", "formula"]),
+            "--basis formula needs --formula, e.g. 'exp(-(x - mu)^2/(2*s^2))'"
+        );
+        assert_eq!(refused(&["--basis", "gaussian", "--formula", "x"]), "--formula applies only to --basis formula");
+        assert_eq!(
+            refused(&["--basis", "polynomial", "--s", "1"]),
+            "--s applies only to --basis gaussian, sigmoid, wavelet, kernel or formula"
+        );
+        assert_eq!(refused(&["--basis", "gaussian", "--degree", "1"]), "--degree applies only to --basis bspline");
+        assert_eq!(
+            refused(&["--basis", "kernel", "--M", "5"]),
+            "--M applies only to --basis polynomial, gaussian, sigmoid, fourier, bspline, wavelet or formula"
+        );
+        assert_eq!(refused(&["--basis", "gaussian", "--M", "five"]), "--M: 'five' is not a whole number");
+        assert_eq!(refused(&["--basis", "gaussian", "--lo", "0"]), "give both --lo and --hi, or neither");
+        assert_eq!(refused(&["--basis", "gaussian", "--s", "abc"]), "--s: 'abc' is not a number");
+        assert_eq!(refused(&["--basis", "gaussian", "--targets", "t"]), "unknown option '--targets'");
+        assert_eq!(usage_error(&["design", "--basis", "gaussian"]), "--x is required");
+        assert_eq!(usage_error(&["design", "--x", "X.csv"]), "--basis is required");
+    }
+
+    #[test]
     fn parses_docs_panels_and_refuses_the_data_options() {
         let default = docs::DocsArgs { root: ".".into(), check: false };
         assert_eq!(parse(&["docs", "panels"]).unwrap(), Command::Docs(default));
@@ -959,7 +1183,7 @@ mod tests {
     #[test]
     fn argument_errors_say_what_is_wrong() {
         assert_eq!(usage_error(&[]), "no command given");
-        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the commands are: evidence, rvm, docs)");
+        assert_eq!(usage_error(&["fit"]), "unknown command 'fit' (the commands are: evidence, rvm, design, docs)");
         assert_eq!(usage_error(&["evidence", "--targets", "t"]), "--design is required");
         assert_eq!(
             usage_error(&["evidence", "--design", "p", "--targets", "t", "--alpha", "1"]),

@@ -398,6 +398,7 @@ export default {
     'the matrix {matrix} is not positive definite (numerically singular): regularise more (raise α) or use fewer basis functions',
   'error.not-converged': '{algorithm} did not converge in {iterations} iterations',
   'error.overflow': 'the result {quantity} came out as {value}, beyond the range of numbers: it was not kept, and the last good state stays',
+  'error.function-not-finite': 'basis function φ{j}(x) has no finite value at x = {x} (it comes out {value}): an overflow or a division by zero',
   'error.run-over': 'the run is over after {iterations} steps: there is no next step',
   'lesson.label': 'Lesson',
   'lesson.none': '— none —',

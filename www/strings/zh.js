@@ -397,6 +397,7 @@ export default {
   'error.not-positive-definite': '矩阵 {matrix} 数值上非正定（奇异）：请加强正则化（增大 α）或减少基函数个数',
   'error.not-converged': '{algorithm} 在 {iterations} 次迭代内未收敛',
   'error.overflow': '结果 {quantity} 算出为 {value}，超出了数的范围：未采用，保留上一个有效状态',
+  'error.function-not-finite': '基函数 φ{j}(x) 在 x = {x} 处没有有限值（结果为 {value}）：溢出或除以零',
   'error.run-over': '运行已在 {iterations} 步后结束：没有下一步',
   'lesson.label': '课程',
   'lesson.none': '— 无 —',

@@ -34,7 +34,8 @@ pub struct BasisSettings {
 
 impl Default for BasisSettings {
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Gaussian, m: 6, width: 0.1, degree: 3, bias: false };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 6, width: 0.1, degree: 3, bias: false, ..BasisSpec::default() };
         Self { basis: BasisParams::new(spec), data: DataParams::new(10, 0.2, 1), moved: MovedCentres::default() }
     }
 }

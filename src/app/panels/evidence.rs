@@ -56,7 +56,8 @@ pub struct EvidenceSettings {
 impl Default for EvidenceSettings {
     /// PRML §3.5: nine Gaussian basis functions (with the bias) on 25 noisy sinusoid points.
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         Self { basis: BasisParams::new(spec).with_max_m(50), data: DataParams::new(25, 0.3, 1), start: (-6.0, 0.0) }
     }
 }

@@ -99,7 +99,14 @@ impl Default for FastRvmSettings {
     fn default() -> Self {
         Self {
             run: RunData::new(DataParams::new(50, 0.2, 1).with_max_n(MAX_N), MAX_STEPS as u64, &[0, 1, 5, 10, 20]),
-            basis: BasisParams::new(BasisSpec { family: Family::Kernel, m: 10, width: 0.1, degree: 3, bias: true }),
+            basis: BasisParams::new(BasisSpec {
+                family: Family::Kernel,
+                m: 10,
+                width: 0.1,
+                degree: 3,
+                bias: true,
+                ..BasisSpec::default()
+            }),
             options: FastOptions::default(),
             estimate_noise: true,
             highlight: None,
@@ -855,7 +862,8 @@ mod tests {
         panel.set("step", &last.to_string()).unwrap();
         // The same run straight from the library, on the Gaussian basis with μ₃ = 0.6.
         let data = FastRvmSettings::default().run.data.dataset().unwrap();
-        let spec = BasisSpec { family: Family::Gaussian, m: 10, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 10, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         let basis = Basis::from_spec(&spec, X_RANGE, &data.x).unwrap().with_centre(3, 0.6).unwrap();
         assert_eq!(basis.centres().unwrap()[3], 0.6);
         let problem = Arc::new(Problem::new(basis.design_matrix(&data.x).unwrap(), DVector::from_vec(data.t)).unwrap());
@@ -903,7 +911,8 @@ mod tests {
         // The same run straight from the library, on the design of the same basis.
         let settings = FastRvmSettings::default();
         let data = settings.run.data.dataset().unwrap();
-        let spec = BasisSpec { family: Family::Polynomial, m: 10, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Polynomial, m: 10, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         let basis = Basis::from_spec(&spec, X_RANGE, &data.x).unwrap();
         let problem = Arc::new(Problem::new(basis.design_matrix(&data.x).unwrap(), DVector::from_vec(data.t)).unwrap());
         let options = FastSettings { seed: 1, max_steps: MAX_STEPS, ..FastSettings::default() };

@@ -77,7 +77,8 @@ pub struct GradientSettings {
 impl Default for GradientSettings {
     /// A straight line t = w₀ + w₁x fitted to 20 points; η = 0.05 keeps all three stable.
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Polynomial, m: 2, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Polynomial, m: 2, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         Self {
             basis: BasisParams::new(spec).with_max_m(10),
             data: DataParams::new(20, 0.3, 1).with_max_n(200),

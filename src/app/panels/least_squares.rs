@@ -36,7 +36,8 @@ pub struct LeastSquaresSettings {
 impl Default for LeastSquaresSettings {
     /// PRML Fig 1.4: ten points with σ = 0.3, a cubic (M = 4 with the bias).
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Polynomial, m: 4, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Polynomial, m: 4, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         Self { basis: BasisParams::new(spec).with_max_m(100), data: DataParams::new(10, 0.3, 1) }
     }
 }

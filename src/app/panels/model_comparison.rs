@@ -50,7 +50,8 @@ pub struct ComparisonSettings {
 
 impl Default for ComparisonSettings {
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Gaussian, m: 10, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 10, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         Self {
             basis: BasisParams::new(spec).with_max_m(50),
             data: DataParams::new(10, 0.3, 1),

@@ -44,7 +44,8 @@ pub struct PredictiveSettings {
 impl Default for PredictiveSettings {
     /// PRML Fig 3.8: nine Gaussian basis functions (bias included), σ = 0.2 so the true β is 25.
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 9, width: 0.1, degree: 3, bias: true, ..BasisSpec::default() };
         Self {
             basis: BasisParams::new(spec),
             data: DataParams::new(10, 0.2, 1),

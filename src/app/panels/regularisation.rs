@@ -62,7 +62,8 @@ pub struct RegularisationSettings {
 impl Default for RegularisationSettings {
     /// Ten Gaussian bumps and a bias on 15 points: flexible enough to over-fit without λ.
     fn default() -> Self {
-        let spec = BasisSpec { family: Family::Gaussian, m: 10, width: 0.08, degree: 3, bias: true };
+        let spec =
+            BasisSpec { family: Family::Gaussian, m: 10, width: 0.08, degree: 3, bias: true, ..BasisSpec::default() };
         Self {
             basis: BasisParams::new(spec).with_max_m(20),
             data: DataParams::new(15, 0.3, 1).with_max_n(100),
