@@ -245,8 +245,8 @@ async function earlyLesson(id, asked) {
 }
 
 /** How long the solver's download waits for the shell's paint at most (ms), where the page
- *  gets no frames (a tab not shown). */
-const AFTER_PAINT_WAIT = 100;
+ *  does not paint (a tab not shown). */
+const AFTER_PAINT_WAIT = 200;
 
 async function main() {
   // boot.js starts this module while the page is still being read.
@@ -297,13 +297,19 @@ async function main() {
     }
     if (!lessonId || lesson) reveal();
   });
-  // The solver (most of the page's bytes) is asked for once the shell has painted, or has
-  // failed to: its text first, then the chart. The small files the shell waits for are asked
-  // for beside this module (boot.js), so they are mostly in by now, and the solver waits a
-  // frame; in a tab not shown, where frames wait, at most AFTER_PAINT_WAIT ms.
+  // The solver (most of the page's bytes) is asked for once the shell's text is on screen
+  // (the page's first contentful paint: nothing shows before its words), or the shell has
+  // failed: its text first, then the chart. The small files the shell waits for are asked for
+  // beside this module (boot.js), so they are mostly in by now. A frame's callbacks run some
+  // milliseconds before it is on screen, so the browser's paint entry is waited for, not a
+  // frame; where none comes (a tab not shown), at most AFTER_PAINT_WAIT ms.
   const afterPaint = () => new Promise((done) => {
-    requestAnimationFrame(() => nextTask(done));
     setTimeout(done, AFTER_PAINT_WAIT);
+    new PerformanceObserver((list, observer) => {
+      if (!list.getEntriesByName('first-contentful-paint').length) return;
+      observer.disconnect();
+      done();
+    }).observe({ type: 'paint', buffered: true });
   });
   const solver = shell.then(afterPaint, afterPaint).then(() => loadModule());
   try {
