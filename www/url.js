@@ -80,13 +80,14 @@ export function writeUrl() {
 /** Puts `address` in the address bar, without a new history entry. A document without an
  *  address of its own (a frame's srcdoc, about:srcdoc) refuses: its state stays on the page. */
 function setAddress(address) {
-  // (An unchanged address is left alone: Chromium's replaceState can take 10 ms, and a page
-  // opened from its own link writes the address it has.)
-  if (new URL(address, location.href).href === location.href) return;
   try {
+    // (An unchanged address is left alone: Chromium's replaceState can take 10 ms, and a page
+    // opened from its own link writes the address it has.)
+    if (new URL(address, location.href).href === location.href) return;
     history.replaceState(null, '', address);
   } catch {
-    // SecurityError: this document's address cannot change.
+    // SecurityError: this document's address cannot change; TypeError: it has none a path
+    // can be read against (about:srcdoc).
   }
 }
 
