@@ -989,17 +989,7 @@ impl FormulaSet {
 
     /// Writes the K values at `x` into `out`; NaN or ±∞ where a function has no value.
     pub(super) fn eval_into(&self, x: f64, out: &mut [f64]) {
-        let depth = self.programs.iter().map(|p| p.depth).max().unwrap_or(0);
-        let (mut small, mut large) = ([0.0; 4 * MAX_FORMULA_DEPTH], vec![]);
-        let stack = if depth <= small.len() {
-            &mut small[..depth]
-        } else {
-            large.resize(depth, 0.0);
-            &mut large[..]
-        };
-        for (slot, program) in out.iter_mut().zip(&self.programs) {
-            program.run(&[x], stack, std::slice::from_mut(slot));
-        }
+        fill(&self.programs, std::slice::from_ref(&x), out);
     }
 
     /// Writes the K columns of Φ for inputs `x` into `out` (column after column, as long

@@ -152,7 +152,7 @@ impl Table {
     /// [`CsvError::Empty`], [`CsvError::NoRows`], [`CsvError::Ragged`],
     /// [`CsvError::NotANumber`], [`CsvError::NotFinite`], each naming the file and line.
     pub fn parse(file: &str, text: &str) -> Result<Self, CsvError> {
-        Table::parse_lines(file, text, true)
+        Table::parse_lines(file, text, false)
     }
 
     /// As [`Table::parse`], but a first line whose cells all read as numbers is data, not
@@ -162,25 +162,26 @@ impl Table {
     /// # Errors
     /// As [`Table::parse`].
     pub fn parse_optional_header(file: &str, text: &str) -> Result<Self, CsvError> {
-        let first = text.strip_prefix('\u{feff}').unwrap_or(text).lines().find(|l| !l.trim().is_empty());
-        let data = first.is_some_and(|line| line.split(',').all(|cell| cell.trim().parse::<f64>().is_ok()));
-        Table::parse_lines(file, text, !data)
+        Table::parse_lines(file, text, true)
     }
 
-    /// The table of `text`, whose first non-blank line is a header if `headed`.
-    fn parse_lines(file: &str, text: &str, headed: bool) -> Result<Self, CsvError> {
+    /// The table of `text`, whose first non-blank line is its header, but when
+    /// `header_optional` and its cells all read as numbers.
+    fn parse_lines(file: &str, text: &str, header_optional: bool) -> Result<Self, CsvError> {
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let mut lines = text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, l)| !l.trim().is_empty());
-        let (header_line, header) = if headed {
-            let (line, header) = lines.next().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
-            (line, header.split(',').map(|name| name.trim().trim_matches('"').to_owned()).collect())
-        } else {
-            let columns = text.lines().find(|l| !l.trim().is_empty()).map_or(1, |l| l.split(',').count());
-            let names: Vec<String> = match columns {
+        let mut lines =
+            text.lines().enumerate().map(|(i, line)| (i + 1, line)).filter(|(_, l)| !l.trim().is_empty()).peekable();
+        let &(first_line, first) = lines.peek().ok_or_else(|| CsvError::Empty { file: file.to_owned() })?;
+        let cells = first.split(',');
+        let (header_line, header) = if header_optional && cells.clone().all(|cell| cell.trim().parse::<f64>().is_ok()) {
+            let names: Vec<String> = match cells.count() {
                 1 => vec!["x".to_owned()],
-                _ => (1..=columns).map(|i| format!("x{i}")).collect(),
+                columns => (1..=columns).map(|i| format!("x{i}")).collect(),
             };
             (0, names)
+        } else {
+            lines.next();
+            (first_line, cells.map(|name| name.trim().trim_matches('"').to_owned()).collect())
         };
         let rows =
             lines.map(|(line, text)| parse_row(file, line, text, header.len())).collect::<Result<Vec<_>, _>>()?;

@@ -49,7 +49,7 @@ use std::sync::Arc;
 
 use nalgebra::{DMatrix, DVector};
 use rvm_lab::app::settings::X_RANGE;
-use rvm_lab::basis::{Basis, BasisSpec, Family};
+use rvm_lab::basis::{Basis, BasisSpec, DEFAULT_FORMULA, Family};
 use rvm_lab::bayes::{Hyperparameters, Posterior};
 use rvm_lab::error::Compact;
 use rvm_lab::evidence::{Scheme, initial_guess, maximise};
@@ -812,7 +812,7 @@ fn parse_design(args: &[String]) -> Result<DesignArgs, CliError> {
     match options.value("formula") {
         Some(text) => spec.formula = text.into(),
         None if family == Family::Formula => {
-            return Err(CliError::Usage("--basis formula needs --formula, e.g. 'exp(-(x - mu)^2/(2*s^2))'".to_owned()));
+            return Err(CliError::Usage(format!("--basis formula needs --formula, e.g. '{DEFAULT_FORMULA}'")));
         }
         None => {}
     }
