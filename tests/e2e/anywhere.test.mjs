@@ -256,6 +256,9 @@ describe('in frames', () => {
     assert.equal(await page.evaluate(() => window.Reveal.getIndices().h), 4);
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 5);
+    // The lesson's frame, told by reveal.js that its slide is gone ('slide:stop'), gives the
+    // keyboard back to the deck: until that message has arrived, a key still goes to the frame.
+    await page.waitForFunction(() => document.activeElement?.tagName !== 'IFRAME');
     // Escape from inside a frame: the deck's overview.
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 4);

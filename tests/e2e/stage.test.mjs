@@ -249,7 +249,9 @@ describe('in a reveal.js deck', () => {
     await page.screenshot({ path: `${SHOTS}deck-lesson-1280x720.png` });
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 5);
-    // The left slide's frame gave the focus back to the deck: ← reaches the deck.
+    // The left slide's frame gives the focus back to the deck when reveal.js's 'slide:stop'
+    // reaches it; then ← reaches the deck.
+    await page.waitForFunction(() => document.activeElement?.tagName !== 'IFRAME');
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 4);
     assert.equal(await counter(), 'step 5 of 5', 'the lesson is where it was left');
