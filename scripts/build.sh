@@ -12,24 +12,41 @@ for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
 done
 shopt -u nullglob
 export RUSTFLAGS="${RUSTFLAGS:-}"
-cargo build --release --target wasm32-unknown-unknown --lib
-wasm-bindgen --target web --no-typescript --out-dir www/pkg \
-  target/wasm32-unknown-unknown/release/rvm_lab.wasm
-# The same module built with wasm's SIMD (simd128), www/pkg/rvm_lab_simd_bg.wasm, which
+# Builds module `name` (cargo features `features`) twice, in target directories `dir` and `simd_dir`: plain,
+# www/pkg/<name>_bg.wasm, and with wasm's SIMD (simd128), www/pkg/<name>_simd_bg.wasm, which
 # browsers that have it load instead (www/module.js chooses): the same numbers to the bit,
-# faster. Its own target directory, so that neither build throws away the other's cache. The
-# two builds have the same exports and imports, so one JS glue serves both; the build checks.
-RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
-  cargo build --release --target wasm32-unknown-unknown --lib --target-dir target/simd
-simd_glue=$(mktemp -d)
-wasm-bindgen --target web --no-typescript --out-dir "$simd_glue" \
-  target/simd/wasm32-unknown-unknown/release/rvm_lab.wasm
-if ! cmp -s "$simd_glue/rvm_lab.js" www/pkg/rvm_lab.js; then
-  echo "[build] the SIMD build's JS glue differs from the scalar build's" >&2
-  exit 1
-fi
-mv "$simd_glue/rvm_lab_bg.wasm" www/pkg/rvm_lab_simd_bg.wasm
-rm -r "$simd_glue"
+# faster. Each build has its own target directory, so that neither throws away the other's
+# cache. The two have the same exports and imports, so one JS glue, www/pkg/<name>.js, serves
+# both; the build checks.
+build_module() {
+  local name=$1 features=$2 dir=$3 simd_dir=$4 glue
+  cargo build --release --target wasm32-unknown-unknown --lib $features --target-dir "$dir"
+  wasm-bindgen --target web --no-typescript --out-name "$name" --out-dir www/pkg \
+    "$dir/wasm32-unknown-unknown/release/rvm_lab.wasm"
+  RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
+    cargo build --release --target wasm32-unknown-unknown --lib $features --target-dir "$simd_dir"
+  glue=$(mktemp -d)
+  wasm-bindgen --target web --no-typescript --out-name "$name" --out-dir "$glue" \
+    "$simd_dir/wasm32-unknown-unknown/release/rvm_lab.wasm"
+  if ! cmp -s "$glue/$name.js" "www/pkg/$name.js"; then
+    echo "[build] the SIMD build of $name has JS glue other than the plain build's" >&2
+    exit 1
+  fi
+  mv "$glue/${name}_bg.wasm" "www/pkg/${name}_simd_bg.wasm"
+  rm -r "$glue"
+}
+# The page's module.
+build_module rvm_lab "" target target/simd
+# The bench module, for www/bench.html only: the page's module with the benchmarks besides
+# (the feature `bench`, src/web/bench.rs), which the page's readers do not download.
+build_module bench "--features bench" target/bench target/bench-simd
+# The formula module, www/pkg/formula_bg.wasm with its glue formula.js: the same crate built
+# with the feature `formula-module`, which holds only the formula family's parser
+# (src/formula_module.rs). The page loads it when a formula is first asked for (www/formula.js),
+# so the readers who never type one do not download it.
+cargo build --release --target wasm32-unknown-unknown --lib --features formula-module --target-dir target/formula
+wasm-bindgen --target web --no-typescript --out-name formula --out-dir www/pkg \
+  target/formula/wasm32-unknown-unknown/release/rvm_lab.wasm
 # npm's binaryen (wasm-opt 132) shrinks the module by about a third. (Debian's wasm-opt 108
 # silently breaks wasm-bindgen's output, so only the pinned npm one is used.)
 # --low-memory-unused lets it fold a constant added to an address into the load or store
@@ -38,7 +55,7 @@ rm -r "$simd_glue"
 # data lie above it), so only a stack 1023 KiB deep would reach those bytes; the build checks
 # that no data segment starts below 1024.
 if [ -x node_modules/.bin/wasm-opt ]; then
-  for build in rvm_lab_bg rvm_lab_simd_bg; do
+  for build in rvm_lab_bg rvm_lab_simd_bg bench_bg bench_simd_bg formula_bg; do
     lowest=$(node_modules/.bin/wasm-dis "www/pkg/$build.wasm" | grep -oP '^ *\(data \S+ \(i32\.const \K[0-9]+' | sort -n | head -1)
     if [ "${lowest:-0}" -lt 1024 ]; then
       echo "[build] $build.wasm has data at address ${lowest:-?}, below 1024: --low-memory-unused would be wrong" >&2
@@ -47,14 +64,16 @@ if [ -x node_modules/.bin/wasm-opt ]; then
     node_modules/.bin/wasm-opt -Os --converge --low-memory-unused \
       --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
       --enable-mutable-globals --enable-reference-types --enable-multivalue \
-      $([ "$build" = rvm_lab_simd_bg ] && echo --enable-simd) \
+      $(case "$build" in *simd*) echo --enable-simd ;; esac) \
       "www/pkg/$build.wasm" -o "www/pkg/$build.wasm"
   done
 fi
 # The generated JS glue is served minified (esbuild, pinned in package.json): 3.6 KB less.
 if [ -x node_modules/.bin/esbuild ]; then
-  node_modules/.bin/esbuild --minify --format=esm --charset=utf8 --log-level=warning \
-    www/pkg/rvm_lab.js --outfile=www/pkg/rvm_lab.js --allow-overwrite
+  for glue in rvm_lab bench formula; do
+    node_modules/.bin/esbuild --minify --format=esm --charset=utf8 --log-level=warning \
+      "www/pkg/$glue.js" --outfile="www/pkg/$glue.js" --allow-overwrite
+  done
 fi
 # The page's own modules (www/app.js and the modules it imports, each small and readable)
 # are served as one minified bundle, www/app.min.js, beside them: one request instead of

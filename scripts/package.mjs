@@ -50,8 +50,9 @@ export const SITE = [
   'vendor/reveal',
 ];
 
-/** Precompressed siblings (scripts/compress.mjs): a host compresses for itself. */
-const SIBLING = /\.(br|gz)$/;
+/** Left out: precompressed siblings (scripts/compress.mjs), as a host compresses for itself; and the bench
+ *  module (pkg/bench*), which only the developers' benchmark page runs. */
+const LEFT_OUT = /\.(br|gz)$|^bench[._]/;
 
 /** The version in Cargo.toml's [package]. */
 export async function version() {
@@ -70,7 +71,7 @@ async function* files(path) {
     return;
   }
   for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (SIBLING.test(entry.name)) continue;
+    if (LEFT_OUT.test(entry.name)) continue;
     yield* files(relative(WWW, join(full, entry.name)));
   }
 }

@@ -15,7 +15,8 @@
 // - both languages' strings, every panel's own words and every lesson (their texts, read by
 //   offline.js from `rvm-lab:parts`, a module this script writes), and the lesson editor;
 // - the solver's SIMD build, gzipped by zopfli and held by esbuild's binary loader (base64),
-//   which the browser inflates with DecompressionStream as it compiles it.
+//   which the browser inflates with DecompressionStream as it compiles it; the formula
+//   module (the parser of typed basis functions) likewise, with its glue in the script.
 // The file carries its own Content-Security-Policy: nothing but its two scripts (by their
 // hashes), its style and WebAssembly may run, and it may load nothing (`default-src 'none'`).
 //
@@ -60,11 +61,13 @@ async function partsModule() {
     entries.lessons.push(`${JSON.stringify(`lessons/${file}`)}: ${JSON.stringify(JSON.stringify(JSON.parse(text)))}`);
   }
   imports.push(`import solver from ${JSON.stringify(join(WWW, 'pkg', 'rvm_lab_simd_bg.wasm'))};`);
+  imports.push(`import formula from ${JSON.stringify(join(WWW, 'pkg', 'formula_bg.wasm'))};`);
   return `${imports.join('\n')}
 export const LANGUAGES = { ${entries.languages.join(', ')} };
 export const PANEL_WORDS = { ${entries.words.join(', ')} };
 export const LESSONS = { ${entries.lessons.join(', ')} };
 export const SOLVER_GZIP = solver;
+export const FORMULA_GZIP = formula;
 `;
 }
 

@@ -10,6 +10,9 @@ echo '[test] style: rustfmt and clippy (native and wasm32)'
 cargo fmt --check
 cargo clippy --quiet --all-targets -- -D warnings
 cargo clippy --quiet --target wasm32-unknown-unknown --lib --tests -- -D warnings
+# The formula module and the bench module (scripts/build.sh): the crate with their features.
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features formula-module -- -D warnings
+cargo clippy --quiet --target wasm32-unknown-unknown --lib --features bench -- -D warnings
 # The module's SIMD build (scripts/build.sh), whose vector loops only it compiles.
 RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
   cargo clippy --quiet --release --target wasm32-unknown-unknown --lib --target-dir target/simd -- -D warnings

@@ -165,9 +165,7 @@ pub enum Error {
         iterations: usize,
     },
     /// A typed formula φ(x) that cannot be a basis family ([`crate::basis::Formula`]): its
-    /// text does not read, at a character, or its functions would not vary. (Not in the
-    /// page's module, which does not offer the formula family yet.)
-    #[cfg(not(target_arch = "wasm32"))]
+    /// text does not read, at a character, or its functions would not vary.
     #[error("{}", formula_message(problem, *at))]
     Formula {
         /// What is wrong.
@@ -193,6 +191,24 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error of the formula module with code `code` and values `args` (name, value, as
+    /// [`Error::args`] gives them), as it crossed to the page's module; `None` for a code
+    /// that is not a formula's.
+    #[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+    pub fn from_formula_module(code: &str, args: impl Iterator<Item = (String, String)>) -> Option<Error> {
+        let mut at = None;
+        let mut values = vec![];
+        for (name, value) in args {
+            match (name.as_str(), FORMULA_ARG_NAMES.iter().find(|known| **known == name)) {
+                ("at", _) => at = value.parse().ok(),
+                (_, Some(known)) => values.push((*known, value)),
+                (_, None) => {}
+            }
+        }
+        let code = FORMULA_CODES.iter().find(|known| **known == code)?;
+        Some(Error::Formula { problem: FormulaProblem { code, args: values }, at })
+    }
+
     /// [`Error::Overflow`]: the computed `quantity` came out as `value` (NaN or ±∞).
     pub fn overflow(quantity: impl Into<String>, value: f64) -> Self {
         Error::Overflow { quantity: quantity.into(), value: Compact(value).to_string() }
@@ -217,7 +233,6 @@ impl Error {
             Error::Drawing(_) => "drawing",
             Error::RunOver { .. } => "run-over",
             Error::Overflow { .. } => "overflow",
-            #[cfg(not(target_arch = "wasm32"))]
             Error::Formula { problem, .. } => problem.code(),
             Error::FunctionNotFinite { .. } => "function-not-finite",
         }
@@ -267,7 +282,6 @@ impl Error {
             Error::Drawing(message) => vec![("message", message.clone())],
             Error::RunOver { iterations } => vec![("iterations", iterations.to_string())],
             Error::Overflow { quantity, value } => vec![("quantity", quantity.clone()), ("value", value.clone())],
-            #[cfg(not(target_arch = "wasm32"))]
             Error::Formula { problem, at } => {
                 let mut args: Vec<_> = at.map(|at| ("at", at.to_string())).into_iter().collect();
                 args.extend(problem.args());
@@ -318,9 +332,32 @@ impl std::fmt::Display for Degeneracy {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+/// Every [`FormulaProblem`]'s code (the page's module knows a problem by it).
+pub const FORMULA_CODES: [&str; 15] = [
+    "formula-empty",
+    "formula-too-long",
+    "formula-too-deep",
+    "formula-unexpected",
+    "formula-ends-early",
+    "formula-unclosed",
+    "formula-unknown-name",
+    "formula-unknown-name-suggestion",
+    "formula-argument-count",
+    "formula-bad-number",
+    "formula-missing-operator",
+    "formula-needs-parentheses",
+    "formula-no-x",
+    "formula-same-functions",
+    "formula-module-missing",
+];
+
+/// The names of every [`FormulaProblem`]'s values (besides `at`).
+pub const FORMULA_ARG_NAMES: [&str; 9] =
+    ["length", "max", "token", "name", "suggestion", "function", "expected", "got", "text"];
+
 /// What is wrong with a typed formula ([`Error::Formula`]). Each has its own
 /// [`code`](FormulaProblem::code), so that the page words each in the reader's language.
+#[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormulaProblem {
     /// Nothing but spaces.
@@ -353,12 +390,12 @@ pub enum FormulaProblem {
         name: String,
         /// The known name it most likely means (by edit distance, or a usual other name
         /// such as `sigma` for `s`), if one is close.
-        suggestion: Option<&'static str>,
+        suggestion: Option<String>,
     },
     /// A function called with the wrong number of arguments.
     ArgumentCount {
         /// The function.
-        function: &'static str,
+        function: String,
         /// Arguments it takes.
         expected: usize,
         /// Arguments given.
@@ -377,17 +414,30 @@ pub enum FormulaProblem {
     /// A function name without its parenthesised argument (`exp x`).
     NeedsParentheses {
         /// The function.
-        function: &'static str,
+        function: String,
     },
     /// The formula does not use x: every function would be a constant.
     NoX,
     /// With two or more functions, the formula uses neither mu nor j: every function would
     /// be the same.
     SameFunctions,
+    /// The page's formula module (which holds the parser, loaded when a formula is first
+    /// asked for) is not there: not loaded yet, or it could not be.
+    ModuleMissing,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
 impl FormulaProblem {
+    /// [`FormulaProblem::TooLong`].
+    pub fn too_long(length: usize, max: usize) -> Self {
+        FormulaProblem::TooLong { length, max }
+    }
+
+    /// [`FormulaProblem::ModuleMissing`].
+    pub fn module_missing() -> Self {
+        FormulaProblem::ModuleMissing
+    }
+
     /// A stable identifier, the [`Error::code`] of the [`Error::Formula`] holding it.
     pub fn code(&self) -> &'static str {
         match self {
@@ -405,11 +455,12 @@ impl FormulaProblem {
             FormulaProblem::NeedsParentheses { .. } => "formula-needs-parentheses",
             FormulaProblem::NoX => "formula-no-x",
             FormulaProblem::SameFunctions => "formula-same-functions",
+            FormulaProblem::ModuleMissing => "formula-module-missing",
         }
     }
 
     /// The values that fill its translated message (besides `at`).
-    fn args(&self) -> Vec<(&'static str, String)> {
+    pub fn args(&self) -> Vec<(&'static str, String)> {
         match self {
             FormulaProblem::TooLong { length, max } => vec![("length", length.to_string()), ("max", max.to_string())],
             FormulaProblem::TooDeep { max } => vec![("max", max.to_string())],
@@ -418,25 +469,67 @@ impl FormulaProblem {
             }
             FormulaProblem::UnknownName { name, suggestion } => {
                 let mut args = vec![("name", name.clone())];
-                args.extend(suggestion.map(|s| ("suggestion", s.to_owned())));
+                args.extend(suggestion.clone().map(|s| ("suggestion", s)));
                 args
             }
             FormulaProblem::ArgumentCount { function, expected, got } => {
-                vec![("function", (*function).to_owned()), ("expected", expected.to_string()), ("got", got.to_string())]
+                vec![("function", function.clone()), ("expected", expected.to_string()), ("got", got.to_string())]
             }
             FormulaProblem::BadNumber { text } => vec![("text", text.clone())],
-            FormulaProblem::NeedsParentheses { function } => vec![("function", (*function).to_owned())],
+            FormulaProblem::NeedsParentheses { function } => vec![("function", function.clone())],
             FormulaProblem::Empty
             | FormulaProblem::EndsEarly
             | FormulaProblem::Unclosed
             | FormulaProblem::NoX
-            | FormulaProblem::SameFunctions => vec![],
+            | FormulaProblem::SameFunctions
+            | FormulaProblem::ModuleMissing => vec![],
         }
     }
 }
 
+/// In the page's module, what is wrong with a typed formula: its code and values as they
+/// crossed from the formula module, where the problem was found (the page's strings word it;
+/// the module does not carry the parser's types, nor their English texts).
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormulaProblem {
+    code: &'static str,
+    args: Vec<(&'static str, String)>,
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+impl FormulaProblem {
+    /// Too long: `length` characters, at most `max`.
+    pub fn too_long(length: usize, max: usize) -> Self {
+        Self { code: "formula-too-long", args: vec![("length", length.to_string()), ("max", max.to_string())] }
+    }
+
+    /// The formula module is not there.
+    pub fn module_missing() -> Self {
+        Self { code: "formula-module-missing", args: vec![] }
+    }
+
+    /// Its code, one of [`FORMULA_CODES`].
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The values that fill its translated message (besides `at`).
+    pub fn args(&self) -> Vec<(&'static str, String)> {
+        self.args.clone()
+    }
+}
+
+/// The text of [`Error::Formula`] in the page's module: its code and where (the page shows
+/// its own words for the code).
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+fn formula_message(problem: &FormulaProblem, at: Option<usize>) -> String {
+    let at = at.map_or(String::new(), |at| format!(" at character {at}"));
+    format!("the formula is refused ({}){at}", problem.code)
+}
+
 /// The text of [`Error::Formula`]: the problem, and where (" at character 14").
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
 fn formula_message(problem: &FormulaProblem, at: Option<usize>) -> String {
     let at = at.map_or(String::new(), |at| format!(" at character {at}"));
     match problem {
@@ -467,6 +560,7 @@ fn formula_message(problem: &FormulaProblem, at: Option<usize>) -> String {
         FormulaProblem::SameFunctions => {
             "every function is the same: the formula does not depend on mu or j".to_owned()
         }
+        FormulaProblem::ModuleMissing => "the formula module is not loaded".to_owned(),
     }
 }
 
@@ -759,22 +853,29 @@ mod tests {
             EndsEarly,
             Unclosed,
             UnknownName { name: "y".into(), suggestion: None },
-            UnknownName { name: "sigma".into(), suggestion: Some("s") },
-            ArgumentCount { function: "exp", expected: 1, got: 2 },
+            UnknownName { name: "sigma".into(), suggestion: Some("s".into()) },
+            ArgumentCount { function: "exp".into(), expected: 1, got: 2 },
             BadNumber { text: "1.2.3".into() },
             MissingOperator { token: "x".into() },
-            NeedsParentheses { function: "exp" },
+            NeedsParentheses { function: "exp".into() },
             NoX,
             SameFunctions,
+            ModuleMissing,
         ];
         let codes: std::collections::BTreeSet<_> = problems.iter().map(FormulaProblem::code).collect();
         assert_eq!(codes.len(), problems.len());
         assert!(codes.iter().all(|code| code.starts_with("formula-")));
+        // The page's module knows a problem that crossed from the formula module by these
+        // lists: every code, and every value's name.
+        assert_eq!(codes, FORMULA_CODES.into_iter().collect());
+        let names: std::collections::BTreeSet<_> =
+            problems.iter().flat_map(|p| p.args()).map(|(name, _)| name).collect();
+        assert_eq!(names, FORMULA_ARG_NAMES.into_iter().collect());
         let owned = |args: &[(&'static str, &str)]| args.iter().map(|&(k, v)| (k, v.to_owned())).collect::<Vec<_>>();
         let e = Error::Formula { problem: Unexpected { token: ")".into() }, at: Some(14) };
         assert_eq!((e.to_string(), e.code()), ("unexpected ')' at character 14".into(), "formula-unexpected"));
         assert_eq!(e.args(), owned(&[("at", "14"), ("token", ")")]));
-        let e = Error::Formula { problem: ArgumentCount { function: "min", expected: 2, got: 1 }, at: Some(3) };
+        let e = Error::Formula { problem: ArgumentCount { function: "min".into(), expected: 2, got: 1 }, at: Some(3) };
         assert_eq!(e.to_string(), "min at character 3 takes 2 arguments, got 1");
         assert_eq!(e.args(), owned(&[("at", "3"), ("function", "min"), ("expected", "2"), ("got", "1")]));
         let e = Error::Formula { problem: SameFunctions, at: None };

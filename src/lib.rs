@@ -22,7 +22,9 @@
 //! - [`app`]: the panels as platform-free state machines (settings → panel → report and
 //!   chart), one contract and one list;
 //! - `web` (wasm32 only): the one module that names `wasm_bindgen`; it forwards, and holds no
-//!   mathematics.
+//!   mathematics. Built with the feature `formula-module`, the crate is the formula module
+//!   instead (`formula_module`: the formula family's parser, which the page loads when a
+//!   formula is first asked for), and `web` is left out.
 //!
 //! The `rvm-lab` command-line binary (src/main.rs, native only) evaluates or maximises the
 //! evidence, or fits the relevance vector machine, for a design matrix and targets read
@@ -45,7 +47,9 @@ pub mod rvm;
 pub mod solver;
 
 pub mod backend;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "formula-module"))]
+pub mod formula_module;
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
 pub mod web;
 
 pub use error::{Error, Result};

@@ -150,3 +150,46 @@ impl TwoClassRvm {
         Ok(rvm.fit())
     }
 }
+
+/// The design benchmark of the formula family (issue 35): Φ of N inputs evenly spaced over
+/// [0, 1] under M functions (the bias and M − 1, width 0.1) of a family, made once; the
+/// benchmarks time [`BasisDesign::design`] for the Gaussian family and for the same
+/// functions typed as the formula [`crate::basis::DEFAULT_FORMULA`].
+#[derive(Debug, Clone)]
+pub struct BasisDesign {
+    basis: Basis,
+    x: Vec<f64>,
+}
+
+impl BasisDesign {
+    /// `n` inputs and `m` functions of `family` (the Gaussian family, or the formula of the
+    /// Gaussians when `family` is [`Family::Formula`]).
+    ///
+    /// # Errors
+    /// Whatever [`Basis::from_spec`] refuses (in the page's module, a formula before the
+    /// formula module is loaded).
+    pub fn new(family: Family, n: usize, m: usize) -> Result<Self> {
+        let spec = BasisSpec { family, m, width: 0.1, bias: true, ..BasisSpec::default() };
+        let x = crate::grid::evenly_spaced(X_RANGE.0, X_RANGE.1, n);
+        Ok(Self { basis: Basis::from_spec(&spec, X_RANGE, &[])?, x })
+    }
+
+    /// The basis.
+    pub fn basis(&self) -> &Basis {
+        &self.basis
+    }
+
+    /// The inputs.
+    pub fn inputs(&self) -> &[f64] {
+        &self.x
+    }
+
+    /// Φ built again; its last entry, so that the work cannot be skipped.
+    ///
+    /// # Errors
+    /// As [`Basis::design_matrix`].
+    pub fn design(&self) -> Result<f64> {
+        let phi = self.basis.design_matrix(&self.x)?;
+        Ok(phi[(phi.nrows() - 1, phi.ncols() - 1)])
+    }
+}

@@ -440,6 +440,10 @@ fn a_formula_basis_by_hand() {
     assert_eq!(features(&moved, 0.5), [1.0, 4.0, 2.0 * 0.25 / 0.5 + 3.0, 0.0]);
     assert_eq!(basis.with_centre(3, 0.5).unwrap_err(), out_of_range("j", 3, Bound::WholeBetween { min: 0, max: 2 }));
     assert_eq!(basis.with_centre(0, f64::INFINITY).unwrap_err(), not_finite("μ", "inf"));
+    // A formula without mu has no centres to show or drag.
+    let waves = build(&formula("cos(j*pi*x)", 4, 0.5, true), (0.0, 1.0));
+    assert_eq!(waves.centres(), None);
+    assert_eq!(waves.with_centre(0, 0.3).unwrap_err().code(), "unknown-parameter");
     // spread lays out the default formula, the Gaussian's.
     let spread = Basis::spread(Family::Formula, 5, 0.2, true, (0.0, 1.0)).unwrap();
     let gaussian = Basis::spread(Family::Gaussian, 5, 0.2, true, (0.0, 1.0)).unwrap();

@@ -201,6 +201,7 @@ fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
         Control::Real { min, max, log: true } => {
             (min.log10()..=max.log10()).prop_map(|e| 10f64.powf(e).to_string()).boxed()
         }
+        Control::Text { presets, .. } => prop::sample::select(presets).prop_map(|(_, text)| text.to_owned()).boxed(),
     }
 }
 

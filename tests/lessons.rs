@@ -118,3 +118,52 @@ fn the_classification_lessons_counts_step_holds() {
     assert_eq!(methods.rows.len(), 2);
     assert!((l(0) - l(1)).abs() < 0.1, "fast {} and classic {}", l(0), l(1));
 }
+
+#[test]
+fn the_your_basis_lessons_formulas_and_counts_hold() {
+    use rvm_lab::app::panels::basis::BasisPanel;
+    use rvm_lab::app::panels::least_squares::LeastSquaresPanel;
+    let steps = steps("your-basis");
+    let find = |title: &str| steps.iter().find(|s| s["title"]["en"] == title).unwrap_or_else(|| panic!("{title}"));
+    let text = |step: &Value| step["text"]["en"].as_str().unwrap().to_owned();
+
+    // "Type the formula": the typed formula draws the Gaussian family's functions.
+    let family = state::<BasisPanel>(find("The Gaussian family is one formula")).plotted();
+    let typed = state::<BasisPanel>(find("Type the formula")).plotted();
+    assert_eq!(family.len(), typed.len());
+    for (a, b) in family.iter().zip(&typed) {
+        assert_eq!(a.values.len(), b.values.len());
+        assert!(a.values.iter().zip(&b.values).all(|(u, v)| (u - v).abs() < 1e-12), "{:?}", a.caption);
+    }
+
+    // "… fits the ten points with the bias and seven Laplace bumps (M = 8)".
+    let step = find("Fit with your functions");
+    let fit = state::<LeastSquaresPanel>(step);
+    assert_eq!(
+        (fit.value("N").as_deref(), fit.value("M").as_deref(), fit.value("bias").as_deref()),
+        (Some("10"), Some("8"), Some("1"))
+    );
+    assert!(text(step).contains("ten points with the bias and seven Laplace bumps (M = 8)"));
+
+    // "… it keeps 4 of the 30 functions, with L = 4.9" and "… keeps 12 of them, … L = 6.7".
+    let kept_and_l = |title: &str| {
+        let step = find(title);
+        let report = fast_rvm_state(step).report();
+        let (shown, last) = report.position.unwrap();
+        assert_eq!(shown, last, "{title}: the run at its end");
+        let kept = report.readout("relevance-vectors").unwrap();
+        let l = report.readout("log-ml").unwrap();
+        (text(step), kept, l)
+    };
+    let (words, kept, gaussian_l) = kept_and_l("The RVM chooses among Gaussians");
+    assert!(
+        words.contains(&format!("it keeps {kept} of the 30 functions, with L = {gaussian_l:.1}.")),
+        "{kept} {gaussian_l}"
+    );
+    let (words, kept, laplace_l) = kept_and_l("… and among your bumps");
+    assert!(
+        words.contains(&format!("the RVM keeps {kept} of them, and the evidence is higher, L = {laplace_l:.1}.")),
+        "{kept} {laplace_l}"
+    );
+    assert!(laplace_l > gaussian_l);
+}

@@ -208,3 +208,40 @@ fn batched_lines_and_circles_are_the_pixels_of_one_by_one() {
     let differing = ours.iter().zip(&theirs).filter(|(a, b)| a != b).count();
     assert_eq!(differing, 0, "{differing} of {} channel values differ", ours.len());
 }
+
+/// The formula family's parser is a module of its own, which the page puts on
+/// `globalThis.rvmLabFormula`; without it a formula is refused, and the panel keeps its basis.
+#[wasm_bindgen_test]
+fn a_formula_without_the_formula_module_is_refused() {
+    // What the page's module does when it starts (wasm-bindgen-test does not call it).
+    rvm_lab::web::start();
+    let mut lab = Lab::new("basis").unwrap();
+    let error = lab.set("basis", "formula").unwrap_err();
+    assert_eq!(property(&error, "code").as_string().as_deref(), Some("formula-module-missing"));
+    assert_eq!(lab.value("basis").as_deref(), Some("gaussian"));
+}
+
+/// A formula module's error crosses as lines (code, then names and values) and arrives as the
+/// JS error the page words: here a stand-in module that refuses every formula so.
+#[wasm_bindgen_test]
+fn the_formula_module_s_error_reaches_the_page_with_its_code_and_values() {
+    rvm_lab::web::start();
+    let global = js_sys::global();
+    let module = js_sys::Object::new();
+    let refuse = js_sys::Function::new_no_args(
+        "throw 'formula-unknown-name-suggestion\\nat\\n3\\nname\\nsigma\\nsuggestion\\ns'",
+    );
+    for name in ["compile", "fill", "free"] {
+        js_sys::Reflect::set(&module, &name.into(), &refuse).unwrap();
+    }
+    js_sys::Reflect::set(&global, &"rvmLabFormula".into(), &module).unwrap();
+    let mut lab = Lab::new("basis").unwrap();
+    let error = lab.set("basis", "formula").unwrap_err();
+    js_sys::Reflect::delete_property(&global, &"rvmLabFormula".into()).unwrap();
+    assert_eq!(property(&error, "code").as_string().as_deref(), Some("formula-unknown-name-suggestion"));
+    let args = property(&error, "args");
+    for (name, value) in [("at", "3"), ("name", "sigma"), ("suggestion", "s")] {
+        assert_eq!(property(&args, name).as_string().as_deref(), Some(value), "{name}");
+    }
+    assert_eq!(lab.value("basis").as_deref(), Some("gaussian"));
+}

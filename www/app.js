@@ -24,6 +24,7 @@ import { wireHost } from './host.js';
 import { editorModule } from './assets.js';
 import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
 import { closeLesson, fillLessonMenu, lessonFault, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
+import { asksForFormula, formulaLoaded, loadFormula, loadFormulaWords } from './formula.js';
 import { encodeFragment } from './link.js';
 import { notify, renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
@@ -84,8 +85,13 @@ const yieldTask = () => new Promise((resolve) => nextTask(resolve));
  */
 async function openPanel(name, pairs) {
   const ticket = ++opening;
-  // A panel whose words cannot be loaded still opens, without its introduction.
-  await loadPanelWords(state.lang, name).catch(() => null);
+  // A panel whose words cannot be loaded still opens, without its introduction. A formula
+  // basis needs the formula module: if it cannot be loaded, the panel says so (a notice)
+  // and keeps its basis.
+  await Promise.all([
+    loadPanelWords(state.lang, name).catch(() => null),
+    asksForFormula(pairs) && loadFormula(state.lang).catch(() => null),
+  ]);
   if (ticket !== opening) return false;
   pause();
   // The panel is computed with its defaults, then at the URL's state, each in a task of its
@@ -156,7 +162,11 @@ function wireEvents() {
   $('#lang-toggle').addEventListener('click', async () => {
     const next = state.lang === 'zh' ? 'en' : 'zh';
     try {
-      await Promise.all([loadLanguage(next), loadPanelWords(next, state.panel)]);
+      await Promise.all([
+        loadLanguage(next),
+        loadPanelWords(next, state.panel),
+        formulaLoaded() && loadFormulaWords(next).catch(() => null),
+      ]);
     } catch (error) {
       die(error);
       return;
@@ -165,6 +175,8 @@ function wireEvents() {
     applyLanguage();
     writeUrl();
   });
+  // Words loaded after the panel opened (the formula family's, with its module).
+  document.addEventListener('rvm-lab:words', applyLanguage);
   $('#reset').addEventListener('click', () => attempt('reset', () => state.lab.reset()));
   $('#notices .dismiss').addEventListener('click', () => {
     state.notices = [];

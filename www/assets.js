@@ -49,6 +49,15 @@ export async function solverModule(build) {
   return response;
 }
 
+/** The formula module (pkg/formula.js, the glue, and pkg/formula_bg.wasm), started: its
+ *  exports. Loaded when a formula is first asked for (formula.js). */
+export async function formulaModule() {
+  const path = './pkg/formula.js';
+  const glue = await import(path);
+  await glue.default({ module_or_path: new URL('./pkg/formula_bg.wasm', import.meta.url) });
+  return glue;
+}
+
 /** The comparisons' worker script (worker.min.js, beside the page), which comparisons.js
  *  starts when a panel first has comparisons to run. */
 export const workerUrl = () => new URL('./worker.min.js', import.meta.url);

@@ -3,8 +3,13 @@
 // The RVM cases are the native `cargo bench --bench rvm` ones (benches/rvm.rs), so the two
 // can be compared; each also reports what the fit found (relevance vectors, L, steps).
 
-import { fittingBuild, loadModule } from './module.js';
-import { ClassifierBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/rvm_lab.js';
+//
+// It runs the bench module (pkg/bench.js and its two builds): the page's module with the
+// benchmarks besides, which the page's readers do not download (scripts/build.sh).
+
+import { loadFormula } from './formula.js';
+import { fittingBuild } from './module.js';
+import init, { ClassifierBenchmark, DesignBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/bench.js';
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -28,7 +33,7 @@ async function main() {
   // that both can be timed in one browser.
   const asked = new URLSearchParams(location.search).get('build');
   const build = ['simd', 'scalar'].includes(asked) ? asked : fittingBuild();
-  await loadModule(build);
+  await init({ module_or_path: new URL(`./pkg/${build === 'simd' ? 'bench_simd_bg' : 'bench_bg'}.wasm`, import.meta.url) });
   document.querySelector('#build').textContent = build;
   const results = {};
   for (const [m, n] of [[20, 1000], [9, 25]]) {
@@ -69,6 +74,14 @@ async function main() {
       steps: fit.iterations,
       accuracy: fit.accuracy,
     };
+    bench.free();
+  }
+  // The design of a typed formula against the built-in family it spells out (benches/formula.rs):
+  // the same 50 Gaussians, N = 1000.
+  await loadFormula();
+  for (const family of ['gaussian', 'formula']) {
+    const bench = new DesignBenchmark(family, 1000, 50);
+    results[`design ${family} N=1000 M=50`] = time(() => bench.design());
     bench.free();
   }
   const classifier = new Lab('classification');

@@ -4,6 +4,7 @@
 // control and the last good state stays.
 
 import { clearErrors, showError } from './errors.js';
+import { formulaLoaded, loadFormula } from './formula.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { syncControls } from './sync.js';
@@ -62,6 +63,8 @@ function buildControl({ key, control }) {
     return box;
   }
 
+  if (control.type === 'text') return textControl(box, label, error, key, control);
+
   const range = document.createElement('input');
   range.type = 'range';
   range.id = `rng-${key}`;
@@ -95,6 +98,42 @@ function buildControl({ key, control }) {
   box.append(label, range, number);
   if (control.type === 'steps') box.append(presetButtons(key, control.presets));
   box.append(error);
+  return box;
+}
+
+/**
+ * A line of text (a formula): each edit is tried at once, so the chart follows every valid
+ * keystroke, and an invalid one keeps the last good chart and says what is wrong and where.
+ * Buttons below fill in the presets.
+ */
+function textControl(box, label, error, key, { maxLength, presets }) {
+  box.classList.add('text');
+  const input = document.createElement('input');
+  input.type = 'text';
+  input.id = `ctl-${key}`;
+  // A little over the limit, so that the core, not a silent cut, says the text is too long.
+  input.maxLength = maxLength + 1;
+  Object.assign(input, { autocomplete: 'off', spellcheck: false, autocapitalize: 'off' });
+  input.setAttribute('autocorrect', 'off');
+  input.addEventListener('input', () => setParam(key, input.value));
+  label.htmlFor = input.id;
+  input.setAttribute('aria-describedby', error.id);
+  const group = document.createElement('div');
+  group.className = 'presets';
+  group.setAttribute('role', 'group');
+  group.dataset.i18nLabel = `presets.${key}`;
+  for (const [name, text] of presets) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.i18n = `preset.${name}`;
+    button.title = text;
+    button.addEventListener('click', () => {
+      input.value = text;
+      setParam(key, text);
+    });
+    group.append(button);
+  }
+  box.append(label, input, error, group);
   return box;
 }
 
@@ -136,6 +175,15 @@ export function attempt(errorKey, change) {
 }
 
 export function setParam(key, text) {
+  // The formula family's parser is a module of its own, loaded when first chosen.
+  if (key === 'basis' && text === 'formula' && !formulaLoaded()) {
+    loadFormula(state.lang).then(() => {
+      // Its words came with it: the page puts them in (app.js).
+      document.dispatchEvent(new Event('rvm-lab:words'));
+      setParam(key, text);
+    }, (error) => showError(key, error));
+    return;
+  }
   if (attempt(key, () => state.lab.set(key, text))) pause();
 }
 

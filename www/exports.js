@@ -36,10 +36,23 @@ function exportText(make, type, name) {
 }
 
 /** Saves the chart as vector graphics, drawn again at its size on the page (its text as
- *  large as on stage), as `<panel>.svg`. */
+ *  large as on stage), as `<panel>.svg`, with a title and a description (described). */
 function exportSvg() {
   const { offsetWidth: width, offsetHeight: height } = $('#chart');
-  exportText(() => state.lab.svg(width, height, state.zoom), 'image/svg+xml', `${state.panel}.svg`);
+  exportText(() => described(state.lab.svg(width, height, state.zoom)), 'image/svg+xml', `${state.panel}.svg`);
+}
+
+/** `&`, `<` and `>` of `text` as XML writes them. */
+const xmlText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The SVG `svg` with a <title> (the panel) and a <desc>: the chart in words, then the state
+ *  it shows as a permalink's query, so that the file names its settings (a typed formula,
+ *  the data) for screen readers and for whoever opens it later. */
+function described(svg) {
+  const title = `RVM Lab: ${$('#panel-title').textContent}`;
+  const query = `?${new URLSearchParams([['panel', state.panel], ...state.lab.query()])}`;
+  const desc = `${$('#chart-summary').textContent.trim()} ${query}`;
+  return svg.replace(/<svg\b[^>]*>/, (open) => `${open}<title>${xmlText(title)}</title><desc>${xmlText(desc)}</desc>`);
 }
 
 /** The rows in the CSV box replace the data; a bad row is reported and the data stay. */

@@ -1,11 +1,12 @@
 // The single file's parts (rvm-lab.html): what assets.js fetches when the lab is served, held
 // inside the file — both languages' strings, every panel's own words, every lesson, the solver
-// module and the lesson editor — so that it needs no fetch, no module script and no dynamic
+// module, the formula module and the lesson editor — so that it needs no fetch, no module script and no dynamic
 // import, and runs from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
 // assets.js's place; `rvm-lab:parts` is the table of contents it writes.
 
-import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP } from 'rvm-lab:parts';
+import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP, FORMULA_GZIP } from 'rvm-lab:parts';
 import * as editor from './editor.js';
+import * as formulaGlue from './pkg/formula.js';
 import { StartupError } from './startup.js';
 
 export async function languageStrings(lang) {
@@ -33,8 +34,19 @@ export async function solverModule(build) {
   if (build !== 'simd' || typeof DecompressionStream !== 'function') {
     throw new StartupError('old', build !== 'simd' ? 'no WebAssembly SIMD' : 'no DecompressionStream');
   }
-  const wasm = new Blob([SOLVER_GZIP]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return inflated(SOLVER_GZIP);
+}
+
+/** A wasm response of the gzipped bytes `gzip`, inflated as it is read. */
+function inflated(gzip) {
+  const wasm = new Blob([gzip]).stream().pipeThrough(new DecompressionStream('gzip'));
   return new Response(wasm, { headers: { 'content-type': 'application/wasm' } });
+}
+
+/** The formula module, inside the file: its glue in the script, its wasm gzipped. */
+export async function formulaModule() {
+  await formulaGlue.default({ module_or_path: inflated(FORMULA_GZIP) });
+  return formulaGlue;
 }
 
 /** The lesson editor, inside the file (its stylesheet is in the file's style). */

@@ -32,9 +32,11 @@ export function syncControls() {
       checkbox.checked = value === '1';
       continue;
     }
+    const text = box.querySelector('input[type=text]');
+    // A line being typed in keeps its caret: it is written only when it says something else.
+    if (text.value !== value) text.value = value;
     const range = box.querySelector('input[type=range]');
-    box.querySelector('input[type=text]').value = value;
-    range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
+    if (range) range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
   }
   for (const update of followers) update();
 }

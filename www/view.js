@@ -174,7 +174,7 @@ let summaryAt = -Infinity;
 function renderSummary(sentences) {
   const words = (args) =>
     Object.fromEntries(
-      Object.entries(args).map(([name, value]) => [name, typeof value === 'number' ? formatNumber(value) : t(value.key)]),
+      Object.entries(args).map(([name, value]) => [name, typeof value === 'number' ? formatNumber(value) : (value.text ?? t(value.key))]),
     );
   const text = sentences.map(({ key, args }) => t(`summary.${key}`, words(args))).join(' ');
   const box = $('#chart-summary');

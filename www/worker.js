@@ -11,6 +11,7 @@
 // Messages out: {ready: true} | {failed: reason} | {id, fingerprint, numbers, failures, done}.
 
 import init, { Lab } from './pkg/rvm_lab.js';
+import { asksForFormula, loadFormula } from './formula.js';
 import { nextTask } from './tasks.js';
 
 /** A slice of work, in ms: how long a newer job waits at most. */
@@ -40,6 +41,9 @@ self.onmessage = async ({ data }) => {
   } catch {
     return;
   }
+  // A formula basis needs the formula module here too (if it cannot load, the panel does
+  // not open, and the page runs the comparisons in slices).
+  if (asksForFormula(data.pairs)) await loadFormula().catch(() => null);
   if (data.id === newest) run(data);
 };
 

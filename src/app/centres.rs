@@ -9,7 +9,7 @@ use super::panel::{Grab, Handle};
 use super::params::{parse_integer, parse_real};
 pub use super::settings::CENTRES_KEY;
 use super::settings::X_RANGE;
-use crate::basis::{Basis, MAX_BASIS_FUNCTIONS};
+use crate::basis::{Basis, Family, MAX_BASIS_FUNCTIONS};
 use crate::error::{Compact, Error, Result};
 
 /// A press grabs the nearest centre within this fraction of the x range.
@@ -51,11 +51,15 @@ impl MovedCentres {
         self.0.clear();
     }
 
-    /// `basis` with the moved centres in place.
+    /// `basis` with the moved centres in place; as it is for a formula without `mu` (whose
+    /// functions have no centres: the moves come back with `mu`).
     ///
     /// # Errors
     /// As [`Basis::with_centre`]: a basis without centres, or a j past its last.
     pub fn apply(&self, mut basis: Basis) -> Result<Basis> {
+        if basis.family() == Family::Formula && basis.centres().is_none() {
+            return Ok(basis);
+        }
         for (&j, &mu) in &self.0 {
             basis = basis.with_centre(j, mu)?;
         }

@@ -44,6 +44,13 @@ pub enum Control {
         /// Whether the slider moves in log₁₀ of the value.
         log: bool,
     },
+    /// A line of text (a formula), with texts to start from as buttons.
+    Text {
+        /// Most characters.
+        max_len: usize,
+        /// (name, text) of each button.
+        presets: &'static [(&'static str, &'static str)],
+    },
 }
 
 /// One parameter of a panel.

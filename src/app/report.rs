@@ -121,6 +121,8 @@ pub enum Word {
     Number(f64),
     /// The key of a word in the string table.
     Key(String),
+    /// Text shown as it is in every language (a formula the reader typed).
+    Text(String),
 }
 
 impl From<f64> for Word {

@@ -4,11 +4,14 @@
 //! needs and ask each in turn whether a key is its own.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
-use crate::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS};
+use crate::basis::{
+    Basis, BasisSpec, FORMULA_PRESETS, Family, MAX_BASIS_FUNCTIONS, MAX_FORMULA_LEN, ensure_formula_length,
+};
 use crate::data::{Counts, Dataset, MAX_POINTS, Sinusoid};
 use crate::error::{Bound, Compact, Error, Result, ensure_in_range, ensure_non_negative, ensure_positive};
 use crate::rvm::likelihood::Likelihood;
 use crate::rvm::{FastSettings, Selection};
+use std::rc::Rc;
 
 /// What the user set on a panel, addressable by parameter key (as in the URL).
 pub trait Settings: Clone + Default {
@@ -441,6 +444,7 @@ impl BasisParams {
         match key {
             "s" => family.uses_width(),
             "degree" => family.uses_degree(),
+            "formula" => family == Family::Formula,
             "M" => family.count_is_free(),
             _ => true,
         }
@@ -448,6 +452,11 @@ impl BasisParams {
 }
 
 const BASIS_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "formula",
+        symbol: "φ(x)",
+        control: Control::Text { max_len: MAX_FORMULA_LEN, presets: FORMULA_PRESETS },
+    },
     ParamSpec { key: "M", symbol: "M", control: Control::Integer { min: 1, max: 30 } },
     ParamSpec { key: "s", symbol: "s", control: Control::Real { min: 0.01, max: 1.0, log: true } },
     ParamSpec { key: "degree", symbol: "degree", control: Control::Integer { min: 0, max: 5 } },
@@ -472,6 +481,7 @@ impl ParamGroup for BasisParams {
             "M" => parse_integer("M", text, 1, max_m as u64).map(|m| spec.m = m as usize),
             "s" => parse_real("s", text).and_then(|v| ensure_positive("s", v)).map(|v| spec.width = v),
             "degree" => parse_integer("degree", text, 0, 5).map(|d| spec.degree = d as usize),
+            "formula" => ensure_formula_length(text).map(|()| spec.formula = Rc::from(text)),
             "bias" => parse_toggle("bias", text).map(|b| spec.bias = b),
             _ => return None,
         };
@@ -484,6 +494,7 @@ impl ParamGroup for BasisParams {
             "M" => self.spec.m.to_string(),
             "s" => self.spec.width.to_string(),
             "degree" => self.spec.degree.to_string(),
+            "formula" => self.spec.formula.to_string(),
             "bias" => toggle_text(self.spec.bias).to_owned(),
             _ => return None,
         })

@@ -55,25 +55,15 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::error::{Compact, Error, FormulaProblem, Result};
-use crate::grid::evenly_spaced;
 
 use super::centred::logistic_sigmoid;
-use super::{Domain, ensure_functions_finite};
-
-/// Most characters of a formula.
-pub const MAX_FORMULA_LEN: usize = 200;
+use super::{Domain, check_formula_functions, ensure_formula_length};
 
 /// Deepest nesting of a formula: parentheses, calls, unary signs and powers, each a level.
 pub const MAX_FORMULA_DEPTH: usize = 32;
 
 /// Inputs a program takes at a time.
 const CHUNK: usize = 256;
-
-/// Points of the domain at which [`FormulaSet::new`] checks every function finite: 601, so
-/// that on [0, 1] they include the evenly spaced grids of 101, 201 and 301 points on which
-/// the panels draw their curves (600 is a multiple of 100, 200 and 300, and i/100 = 6i/600
-/// is the same correctly rounded number).
-const CHECK_POINTS: usize = 601;
 
 /// A variable or constant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -303,10 +293,7 @@ impl Formula {
     /// # Errors
     /// [`Error::Formula`] with the [`FormulaProblem`] and the character where it is.
     pub fn parse(text: &str) -> Result<Formula> {
-        let length = text.chars().count();
-        if length > MAX_FORMULA_LEN {
-            return Err(Error::Formula { problem: FormulaProblem::TooLong { length, max: MAX_FORMULA_LEN }, at: None });
-        }
+        ensure_formula_length(text)?;
         let mut lexer = Lexer { chars: text.chars().collect(), next: 0, pending: None };
         let token = lexer.token()?;
         if token.kind == Kind::End {
@@ -647,10 +634,10 @@ impl Parser {
             return Ok(Expr::Name(name));
         }
         let Some(&(_, callee)) = FUNCTIONS.iter().find(|(known, _)| *known == text) else {
-            let suggestion = suggestion(&text);
+            let suggestion = suggestion(&text).map(str::to_owned);
             return Err(self.error(FormulaProblem::UnknownName { name: text, suggestion }, token));
         };
-        let function = callee_text(callee);
+        let function = callee_text(callee).to_owned();
         self.advance()?;
         if self.token.kind != Kind::Open {
             return Err(self.error(FormulaProblem::NeedsParentheses { function }, token));
@@ -909,7 +896,7 @@ fn combine(op: Op2, left: &mut [f64], right: &[f64]) {
 /// The K functions of a formula basis: the parsed formula, the centres μⱼ and width s it
 /// sees, and each function's program.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct FormulaSet {
+pub struct FormulaSet {
     formula: Rc<Formula>,
     centres: Vec<f64>,
     width: f64,
@@ -919,14 +906,27 @@ pub(super) struct FormulaSet {
 
 impl FormulaSet {
     /// The functions of the formula `text` at `centres` (one per function, K of them),
-    /// width s, checked finite at [`CHECK_POINTS`] evenly spaced points of `domain`.
+    /// width s, checked finite at the points of `domain` that
+    /// [`check_formula_functions`] names.
+    ///
+    /// # Errors
+    /// As [`FormulaSet::unchecked`]; [`Error::FunctionNotFinite`] for a function with no
+    /// finite value at a checked point.
+    pub(super) fn new(text: &str, centres: Vec<f64>, width: f64, domain: Domain) -> Result<Self> {
+        let set = Self::unchecked(text, centres, width, (domain.lo, domain.hi))?;
+        set.check(0..set.len())?;
+        Ok(set)
+    }
+
+    /// The same, not checked finite: the formula module's, where the page's module checks
+    /// them (it has the numbers' text for the message). `(lo, hi)` must be a domain
+    /// (finite, lo < hi), as the page's module has checked.
     ///
     /// # Errors
     /// [`Error::Formula`]: the text does not parse, does not use x
     /// ([`FormulaProblem::NoX`]), or with K ≥ 2 uses neither mu nor j (so every function
-    /// would be the same: [`FormulaProblem::SameFunctions`]); [`Error::FunctionNotFinite`]
-    /// for a function with no finite value at a checked point.
-    pub(super) fn new(text: &str, centres: Vec<f64>, width: f64, domain: Domain) -> Result<Self> {
+    /// would be the same: [`FormulaProblem::SameFunctions`]).
+    pub fn unchecked(text: &str, centres: Vec<f64>, width: f64, (lo, hi): (f64, f64)) -> Result<Self> {
         let formula = Formula::parse(text)?;
         let root = &formula.root;
         let problem = if !root.uses(Name::X) {
@@ -939,9 +939,9 @@ impl FormulaSet {
         if let Some(problem) = problem {
             return Err(Error::Formula { problem, at: None });
         }
+        let domain = Domain { lo, hi };
         let mut set = Self { formula: Rc::new(formula), centres, width, domain, programs: vec![] };
         set.programs = (0..set.len()).map(|j| set.program(j)).collect();
-        set.check(0..set.len())?;
         Ok(set)
     }
 
@@ -960,6 +960,12 @@ impl FormulaSet {
         &self.centres
     }
 
+    /// Whether the formula uses its centre `mu` (else moving a centre changes nothing, and
+    /// the basis shows none).
+    pub fn uses_centres(&self) -> bool {
+        self.formula.root.uses(Name::Mu)
+    }
+
     /// Moves the centre of function `j` (< K) to `mu`, and checks that function again.
     ///
     /// # Errors
@@ -976,15 +982,9 @@ impl FormulaSet {
         Program::new(&self.formula.root, column)
     }
 
-    /// Checks the functions `js` finite at the [`CHECK_POINTS`] points of the domain.
+    /// Checks the functions `js` finite over the domain ([`check_formula_functions`]).
     fn check(&self, js: std::ops::Range<usize>) -> Result<()> {
-        let grid = evenly_spaced(self.domain.lo, self.domain.hi, CHECK_POINTS);
-        let mut values = vec![0.0; grid.len() * js.len()];
-        fill(&self.programs[js.clone()], &grid, &mut values);
-        ensure_functions_finite(&values, &grid).map_err(|e| match e {
-            Error::FunctionNotFinite { j, x, value } => Error::FunctionNotFinite { j: j + js.start, x, value },
-            e => e,
-        })
+        check_formula_functions(self.domain, js.clone(), |grid, out| fill(&self.programs[js], grid, out))
     }
 
     /// Writes the K values at `x` into `out`; NaN or ±∞ where a function has no value.
@@ -994,7 +994,7 @@ impl FormulaSet {
 
     /// Writes the K columns of Φ for inputs `x` into `out` (column after column, as long
     /// as x each); NaN or ±∞ where a function has no value.
-    pub(super) fn fill_columns(&self, x: &[f64], out: &mut [f64]) {
+    pub fn fill_columns(&self, x: &[f64], out: &mut [f64]) {
         fill(&self.programs, x, out);
     }
 }

@@ -33,9 +33,12 @@
 use nalgebra::{DMatrix, DVector};
 use serde::{Deserialize, Serialize};
 
+use std::ops::Range;
 use std::rc::Rc;
 
-use crate::error::{Bound, Compact, Error, Result, ensure_all_finite, ensure_finite, ensure_index, ensure_positive};
+use crate::error::{
+    Bound, Compact, Error, FormulaProblem, Result, ensure_all_finite, ensure_finite, ensure_index, ensure_positive,
+};
 use crate::grid::evenly_spaced;
 use crate::linalg::subtract_combination;
 use crate::solver::Budget;
@@ -43,29 +46,61 @@ use crate::solver::Budget;
 mod bspline;
 mod centred;
 mod exponential;
-// The page does not offer the formula family yet (its module has no room for the parser):
-// the family is built for the library and the command line only.
-#[cfg(not(target_arch = "wasm32"))]
+// The formula family's parser and programs: here natively and in the formula module; the
+// page's module reaches them in the formula module, through the page (formula_link).
+#[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
 mod formula;
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+mod formula_link;
 mod fourier;
 mod polynomial;
 mod wavelet;
 
 pub use centred::logistic_sigmoid;
-#[cfg(not(target_arch = "wasm32"))]
-pub use formula::{Formula, MAX_FORMULA_DEPTH, MAX_FORMULA_LEN, erf};
+#[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
+pub use formula::{Formula, FormulaSet, MAX_FORMULA_DEPTH, erf};
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+pub use formula_link::{FormulaModule, install_formula_module};
 pub use wavelet::mexican_hat;
 
 use bspline::BSpline;
 use centred::{Centred, Profile};
-#[cfg(not(target_arch = "wasm32"))]
-use formula::FormulaSet;
+#[cfg(all(target_arch = "wasm32", not(feature = "formula-module")))]
+use formula_link::FormulaSet;
 use fourier::Fourier;
 use polynomial::Polynomial;
 use wavelet::Wavelet;
 
 /// The formula of a new [`BasisSpec`]: the Gaussian family's functions.
 pub const DEFAULT_FORMULA: &str = "exp(-(x - mu)^2/(2*s^2))";
+
+/// Most characters of a formula.
+pub const MAX_FORMULA_LEN: usize = 200;
+
+/// `Ok` when a typed formula is at most [`MAX_FORMULA_LEN`] characters.
+///
+/// # Errors
+/// [`Error::Formula`]: too long (`formula-too-long`).
+pub fn ensure_formula_length(text: &str) -> Result<()> {
+    let length = text.chars().count();
+    if length > MAX_FORMULA_LEN {
+        return Err(Error::Formula { problem: FormulaProblem::too_long(length, MAX_FORMULA_LEN), at: None });
+    }
+    Ok(())
+}
+
+/// Formulas the page offers to start from, by name: the built-in families a formula can
+/// say (Gaussian PRML 3.4, sigmoid PRML 3.5, polynomial; each gives that family's design,
+/// tests/bases.rs checks), then the Laplace bump, cosines of rising frequency and the
+/// Gaussian's slope (a "Mexican hat"'s odd sister).
+pub const FORMULA_PRESETS: &[(&str, &str)] = &[
+    ("gaussian", DEFAULT_FORMULA),
+    ("sigmoid", "sigmoid((x - mu)/s)"),
+    ("polynomial", "x^j"),
+    ("laplace", "exp(-abs(x - mu)/s)"),
+    ("cosine", "cos(j*pi*x)"),
+    ("slope", "(x - mu)*exp(-(x - mu)^2/s^2)"),
+];
 
 /// Largest number of basis functions a model may have (keeps M × M solves interactive).
 pub const MAX_BASIS_FUNCTIONS: usize = 200;
@@ -104,14 +139,13 @@ pub enum Family {
     /// Tipping 2001 §2); K = N, so M = N (+1 with the bias) is not a free parameter.
     Kernel,
     /// φⱼ(x) = f(x, μⱼ, s, j, K) for j = 1, …, K, the formula f typed by the user
-    /// ([`BasisSpec::formula`], [`Formula`]); centres μⱼ as for [`Family::Gaussian`].
-    /// Not in [`Family::ALL`] yet: the page does not offer it.
+    /// ([`BasisSpec::formula`], `Formula`); centres μⱼ as for [`Family::Gaussian`].
     Formula,
 }
 
 impl Family {
     /// Every family, in the order the page lists them.
-    pub const ALL: [Family; 7] = [
+    pub const ALL: [Family; 8] = [
         Family::Polynomial,
         Family::Gaussian,
         Family::Sigmoid,
@@ -119,11 +153,12 @@ impl Family {
         Family::BSpline,
         Family::Wavelet,
         Family::Kernel,
+        Family::Formula,
     ];
 
     /// The names of [`Family::ALL`], in the same order (for choice lists; a test checks).
-    pub const NAMES: [&'static str; 7] =
-        ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"];
+    pub const NAMES: [&'static str; 8] =
+        ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel", "formula"];
 
     /// The name used in URLs and the wasm API.
     pub fn name(self) -> &'static str {
@@ -234,7 +269,6 @@ enum Functions {
     Fourier(Fourier),
     BSpline(BSpline),
     Wavelet(Wavelet),
-    #[cfg(not(target_arch = "wasm32"))]
     Formula(FormulaSet),
 }
 
@@ -247,7 +281,6 @@ impl Functions {
             Functions::Fourier(f) => f.len(),
             Functions::BSpline(f) => f.len(),
             Functions::Wavelet(f) => f.len(),
-            #[cfg(not(target_arch = "wasm32"))]
             Functions::Formula(f) => f.len(),
         }
     }
@@ -260,7 +293,6 @@ impl Functions {
             Functions::Fourier(f) => f.eval_into(x, out),
             Functions::BSpline(f) => f.eval_into(x, out),
             Functions::Wavelet(f) => f.eval_into(x, out),
-            #[cfg(not(target_arch = "wasm32"))]
             Functions::Formula(f) => f.eval_into(x, out),
         }
     }
@@ -310,9 +342,6 @@ impl Basis {
             Family::Fourier => Functions::Fourier(Fourier::new(k, domain.length())),
             Family::BSpline => Functions::BSpline(BSpline::new(check_bspline(degree, m, bias)?, k, domain)),
             Family::Wavelet => Functions::Wavelet(Wavelet::new(k, width, domain)),
-            #[cfg(target_arch = "wasm32")]
-            Family::Formula => return Err(formula_not_here()),
-            #[cfg(not(target_arch = "wasm32"))]
             Family::Formula => Functions::Formula(FormulaSet::new(
                 &spec.formula,
                 evenly_spaced(domain.lo, domain.hi, k),
@@ -404,19 +433,18 @@ impl Basis {
         self.bias
     }
 
-    /// Centres μⱼ of the non-bias functions (Gaussian, sigmoid, kernel, formula), `None`
-    /// otherwise.
+    /// Centres μⱼ of the non-bias functions (Gaussian, sigmoid, kernel, a formula that uses
+    /// `mu`), `None` otherwise.
     pub fn centres(&self) -> Option<&[f64]> {
         match &self.functions {
             Functions::Centred(f) => Some(f.centres()),
-            #[cfg(not(target_arch = "wasm32"))]
-            Functions::Formula(f) => Some(f.centres()),
+            Functions::Formula(f) if f.uses_centres() => Some(f.centres()),
             _ => None,
         }
     }
 
     /// The formula of a formula basis (its `Display` is the canonical text), `None` otherwise.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), feature = "formula-module"))]
     pub fn formula(&self) -> Option<&Formula> {
         match &self.functions {
             Functions::Formula(f) => Some(f.formula()),
@@ -438,8 +466,7 @@ impl Basis {
                 ensure_index("j", j, f.len())?;
                 f.centres_mut()[j] = mu;
             }
-            #[cfg(not(target_arch = "wasm32"))]
-            Functions::Formula(f) if f.len() > 0 => {
+            Functions::Formula(f) if f.len() > 0 && f.uses_centres() => {
                 ensure_index("j", j, f.len())?;
                 f.move_centre(j, mu)?;
             }
@@ -475,7 +502,6 @@ impl Basis {
         let (m, n, offset) = (self.len(), x.len(), usize::from(self.bias));
         let mut phi = DMatrix::from_element(n, m, 1.0);
         match &self.functions {
-            #[cfg(not(target_arch = "wasm32"))]
             Functions::Formula(f) => f.fill_columns(x, &mut phi.as_mut_slice()[offset * n..]),
             _ => {
                 let mut row = vec![0.0; m];
@@ -490,6 +516,26 @@ impl Basis {
     }
 }
 
+/// Points of the domain at which a formula basis's functions are checked finite: 601, so
+/// that on [0, 1] they include the evenly spaced grids of 101, 201 and 301 points on which
+/// the panels draw their curves (600 is a multiple of 100, 200 and 300, and i/100 = 6i/600
+/// is the same correctly rounded number).
+const FORMULA_CHECK_POINTS: usize = 601;
+
+/// `Ok` when the functions `js` of a formula basis (counted from 0 among its K), whose
+/// columns `fill` writes at given inputs, are finite at [`FORMULA_CHECK_POINTS`] evenly
+/// spaced points of `domain`; else [`Error::FunctionNotFinite`] naming the first (j counted
+/// from 1 among the K) and the input.
+fn check_formula_functions(domain: Domain, js: Range<usize>, fill: impl FnOnce(&[f64], &mut [f64])) -> Result<()> {
+    let grid = evenly_spaced(domain.lo, domain.hi, FORMULA_CHECK_POINTS);
+    let mut values = vec![0.0; grid.len() * js.len()];
+    fill(&grid, &mut values);
+    ensure_functions_finite(&values, &grid).map_err(|e| match e {
+        Error::FunctionNotFinite { j, x, value } => Error::FunctionNotFinite { j: j + js.start, x, value },
+        e => e,
+    })
+}
+
 /// `Ok` when every value of `columns` (the K non-bias columns of Φ, column after column,
 /// each as long as `x`) is finite, else [`Error::FunctionNotFinite`] naming the first.
 fn ensure_functions_finite(columns: &[f64], x: &[f64]) -> Result<()> {
@@ -501,13 +547,6 @@ fn ensure_functions_finite(columns: &[f64], x: &[f64]) -> Result<()> {
         }),
         None => Ok(()),
     }
-}
-
-/// The formula family where it is not built in (the page's module, for now): an unknown
-/// choice of basis, as any family the page does not list.
-#[cfg(target_arch = "wasm32")]
-fn formula_not_here() -> Error {
-    Error::UnknownChoice { name: "basis", value: Family::Formula.name().to_owned(), options: Family::NAMES.join(", ") }
 }
 
 /// `Ok` when 1 ≤ M ≤ [`MAX_BASIS_FUNCTIONS`].
@@ -916,7 +955,8 @@ mod tests {
     #[test]
     fn every_family_has_its_name_and_m_functions() {
         let names: Vec<_> = Family::ALL.iter().map(|f| f.name()).collect();
-        assert_eq!(names, ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel"]);
+        assert_eq!(names, ["polynomial", "gaussian", "sigmoid", "fourier", "bspline", "wavelet", "kernel", "formula"]);
+        assert_eq!(names, Family::NAMES);
         for family in Family::ALL {
             assert_eq!(Family::from_name(family.name()), Some(family));
             let b = Basis::from_spec(&spec(family, 7), (-1.0, 2.0), &[0.0, 0.5, 1.0]).unwrap();
@@ -933,14 +973,10 @@ mod tests {
     fn the_flags_follow_the_families() {
         let with = |p: fn(Family) -> bool| Family::ALL.into_iter().filter(|&f| p(f)).collect::<Vec<_>>();
         use Family::*;
-        assert_eq!(with(Family::has_centres), [Gaussian, Sigmoid, Kernel]);
-        assert_eq!(with(Family::uses_width), [Gaussian, Sigmoid, Wavelet, Kernel]);
+        assert_eq!(with(Family::has_centres), [Gaussian, Sigmoid, Kernel, Formula]);
+        assert_eq!(with(Family::uses_width), [Gaussian, Sigmoid, Wavelet, Kernel, Formula]);
         assert_eq!(with(Family::uses_degree), [BSpline]);
         assert_eq!(with(|f| !f.count_is_free()), [Kernel]);
-        // The formula is not offered by the page yet: not in ALL, so not found by name.
-        let formula = Family::Formula;
-        assert_eq!((formula.name(), Family::from_name("formula")), ("formula", None));
-        assert!(formula.has_centres() && formula.uses_width() && !formula.uses_degree() && formula.count_is_free());
     }
 
     #[test]

@@ -218,6 +218,10 @@ fn range_text(control: &Control, words: &Words) -> String {
             let scale = if log { ", log scale" } else { "" };
             format!("number; slider {} – {}{scale}", Compact(min), Compact(max))
         }
+        Control::Text { max_len, presets } => {
+            let presets = presets.iter().map(|(_, text)| format!("`{text}`")).collect::<Vec<_>>().join(", ");
+            format!("a formula in x, mu, s, j, K, at most {max_len} characters; buttons {presets}")
+        }
     }
 }
 
@@ -232,15 +236,19 @@ fn table_row(cells: &[String]) -> String {
 struct Words(BTreeMap<String, String>);
 
 impl Words {
-    /// Reads `www/strings/en.js` and, if there is one, `www/strings/en/<panel>.js` under `root`.
+    /// Reads `www/strings/en.js`, `www/strings/en/formula.js` and, if there is one,
+    /// `www/strings/en/<panel>.js` under `root`.
     ///
     /// # Errors
     /// [`CliError::Docs`] if `en.js` cannot be read.
     fn of_panel(root: &Path, panel: &str) -> Result<Self, CliError> {
         let strings = root.join("www/strings");
         let mut words = parse_strings(&read(&strings.join("en.js"))?);
-        if let Ok(own) = fs::read_to_string(strings.join(format!("en/{panel}.js"))) {
-            words.extend(parse_strings(&own));
+        // The panel's own words, and the formula family's (which load with the formula module).
+        for own in [panel, "formula"] {
+            if let Ok(own) = fs::read_to_string(strings.join(format!("en/{own}.js"))) {
+                words.extend(parse_strings(&own));
+            }
         }
         Ok(Self(words))
     }

@@ -773,15 +773,9 @@ fn parse_docs(args: &[String]) -> Result<docs::DocsArgs, CliError> {
     }
 }
 
-/// Every family `design` lays out: the page's ([`Family::ALL`], which does not list the
-/// formula until the page offers it), and the formula.
-fn design_families() -> impl Iterator<Item = Family> {
-    Family::ALL.into_iter().chain([Family::Formula])
-}
-
-/// The names of the families of `design` that `keep`, as a list ("a, b or c").
+/// The names of the families (the page's, [`Family::ALL`]) that `keep`, as a list ("a, b or c").
 fn family_names(keep: fn(Family) -> bool) -> String {
-    let names: Vec<&str> = design_families().filter(|&f| keep(f)).map(Family::name).collect();
+    let names: Vec<&str> = Family::ALL.into_iter().filter(|&f| keep(f)).map(Family::name).collect();
     match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => names.concat(),
@@ -795,8 +789,7 @@ fn parse_design(args: &[String]) -> Result<DesignArgs, CliError> {
     let required = |flag: &str| options.value(flag).ok_or_else(|| CliError::Usage(format!("--{flag} is required")));
     let x = PathBuf::from(required("x")?);
     let name = required("basis")?;
-    let family = design_families()
-        .find(|f| f.name() == name)
+    let family = Family::from_name(name)
         .ok_or_else(|| CliError::Usage(format!("--basis must be {}, but is '{name}'", family_names(|_| true))))?;
     let applies = |flag: &str, used: bool, only: &str| {
         if options.has(flag) && !used {

@@ -1,7 +1,8 @@
 //! The wasm-bindgen face of the lab: one opaque handle, [`Lab`], around any panel
-//! ([`crate::app::PanelModel`]), and the benchmarks of www/bench.html around the core's
-//! [`crate::problems`]. This is the only module that names `wasm_bindgen`, `web_sys` or
-//! `js_sys`; it converts and forwards, and holds no mathematics.
+//! ([`crate::app::PanelModel`]), and (in the bench module, the feature `bench`) the
+//! benchmarks of www/bench.html around the core's [`crate::problems`]. With
+//! `formula_module` (the formula module's face) this is the only module that names
+//! `wasm_bindgen`, `web_sys` or `js_sys`; it converts and forwards, and holds no mathematics.
 //!
 //! Errors become JS `Error`s whose `message` is the English text and whose `code` and
 //! `args` let the page show the message in the reader's language.
@@ -17,12 +18,16 @@ use crate::app::editing::{Editor, PointEdit};
 use crate::app::lesson::LessonAction;
 use crate::app::{Notice, PanelModel, open_panel};
 use crate::backend::PageBackend;
-use crate::error::Error;
+use crate::basis::FormulaModule;
+use crate::error::{Error, FormulaProblem};
 use crate::palette::Look;
 use crate::plot::{Labels, Mark, PlotArea};
-use crate::problems;
 use crate::solver::Budget;
 
+// The benchmarks of www/bench.html are in the bench module only (the same crate built with the
+// feature `bench`, www/pkg/bench_bg.wasm): 7 KB gzipped the page's readers do not download.
+#[cfg(feature = "bench")]
+mod bench;
 mod to_js;
 use to_js::{ToJs, set_property};
 
@@ -37,6 +42,11 @@ pub fn start() {
         console_error_panic_hook::hook(info);
     }));
     crate::clock::install(performance_now);
+    crate::basis::install_formula_module(FormulaModule {
+        compile: formula_compile,
+        fill: formula_fill,
+        free: |handle| drop(formula_free_js(handle)),
+    });
 }
 
 #[wasm_bindgen]
@@ -50,6 +60,44 @@ extern "C" {
 /// `performance.now()` in milliseconds (NaN where the global has no `performance`).
 fn performance_now() -> f64 {
     performance_now_js().unwrap_or(f64::NAN)
+}
+
+#[wasm_bindgen]
+extern "C" {
+    // The formula module's calls (src/formula_module.rs), which www/formula.js puts on
+    // `globalThis.rvmLabFormula` once it has loaded that module; until then a call throws.
+    #[wasm_bindgen(catch, js_namespace = rvmLabFormula, js_name = compile)]
+    fn formula_compile_js(text: &str, centres: &[f64], width: f64, lo: f64, hi: f64) -> Result<u32, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = rvmLabFormula, js_name = fill)]
+    fn formula_fill_js(handle: u32, x: &[f64], out: &mut [f64]) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = rvmLabFormula, js_name = free)]
+    fn formula_free_js(handle: u32) -> Result<(), JsValue>;
+}
+
+/// The formula module's `compile`, its error read back.
+fn formula_compile(text: &str, centres: &[f64], width: f64, lo: f64, hi: f64) -> crate::Result<u32> {
+    formula_compile_js(text, centres, width, lo, hi).map_err(|thrown| formula_error(&thrown))
+}
+
+/// The formula module's `fill`; NaN everywhere (which the design refuses) if it threw.
+fn formula_fill(handle: u32, x: &[f64], out: &mut [f64]) {
+    if formula_fill_js(handle, x, out).is_err() {
+        out.fill(f64::NAN);
+    }
+}
+
+/// What the formula module threw, its lines `code`, `name`, `value` … (src/formula_module.rs),
+/// as the error it was; anything else (no formula module yet) is `formula-module-missing`.
+fn formula_error(thrown: &JsValue) -> Error {
+    let text = thrown.as_string().unwrap_or_default();
+    let mut lines = text.split('\n');
+    let code = lines.next().unwrap_or_default();
+    let mut pairs = vec![];
+    while let (Some(name), Some(value)) = (lines.next(), lines.next()) {
+        pairs.push((name.to_owned(), value.to_owned()));
+    }
+    Error::from_formula_module(code, pairs.into_iter())
+        .unwrap_or(Error::Formula { problem: FormulaProblem::module_missing(), at: None })
 }
 
 /// Whether the module has panicked; after that its state is lost and the page must say so.
@@ -477,76 +525,6 @@ impl Lab {
     #[wasm_bindgen(js_name = plotArea)]
     pub fn plot_area(&self) -> JsValue {
         self.area.to_js()
-    }
-}
-
-/// The evidence-surface benchmark of www/bench.html ([`problems::EvidenceSurface`]); the
-/// page times the calls, this only forwards.
-#[wasm_bindgen]
-pub struct EvidenceBenchmark {
-    problem: problems::EvidenceSurface,
-}
-
-#[wasm_bindgen]
-impl EvidenceBenchmark {
-    /// `n` sinusoid points under `m` Gaussian basis functions.
-    #[wasm_bindgen(constructor)]
-    pub fn new(m: usize, n: usize) -> Result<EvidenceBenchmark, JsValue> {
-        Ok(EvidenceBenchmark { problem: js_result(problems::EvidenceSurface::new(m, n))? })
-    }
-
-    /// A side × side surface; its maximum.
-    pub fn surface(&self, side: usize) -> Result<f64, JsValue> {
-        js_result(self.problem.maximum(side))
-    }
-}
-
-/// The RVM benchmark of www/bench.html ([`problems::SincRvm`]), the same problem as the
-/// native `cargo bench --bench rvm`. The page times the calls; this only forwards.
-#[wasm_bindgen]
-pub struct RvmBenchmark {
-    problem: problems::SincRvm,
-}
-
-#[wasm_bindgen]
-impl RvmBenchmark {
-    /// `n` sinc points, their kernel design and the problem, made once.
-    #[wasm_bindgen(constructor)]
-    pub fn new(n: usize) -> Result<RvmBenchmark, JsValue> {
-        Ok(RvmBenchmark { problem: js_result(problems::SincRvm::new(n))? })
-    }
-
-    /// Builds the kernel design again; its last entry.
-    pub fn design(&self) -> Result<f64, JsValue> {
-        js_result(self.problem.design())
-    }
-
-    /// The fast RVM's fit `{relevant, weights, alpha, beta, log_marginal_likelihood,
-    /// iterations, converged}`.
-    pub fn fit(&self) -> Result<JsValue, JsValue> {
-        Ok(js_result(self.problem.fit())?.to_js())
-    }
-}
-
-/// The fast RVM classifier on two-class data, for www/bench.html ([`problems::TwoClassRvm`],
-/// the `classifier N=…` cases of benches/rvm.rs); this only forwards.
-#[wasm_bindgen]
-pub struct ClassifierBenchmark {
-    problem: problems::TwoClassRvm,
-}
-
-#[wasm_bindgen]
-impl ClassifierBenchmark {
-    /// `n` two-class points, their kernel design and the problem, made once.
-    #[wasm_bindgen(constructor)]
-    pub fn new(n: usize) -> Result<ClassifierBenchmark, JsValue> {
-        Ok(ClassifierBenchmark { problem: js_result(problems::TwoClassRvm::new(n))? })
-    }
-
-    /// The fast classifier's fit `{relevant, weights, alpha, log_marginal_likelihood,
-    /// iterations, converged, accuracy}`.
-    pub fn fit(&self) -> Result<JsValue, JsValue> {
-        Ok(js_result(self.problem.fit())?.to_js())
     }
 }
 

@@ -106,7 +106,8 @@ impl ToJs for ParamSpec {
 }
 
 /// `{type: "choice", options}`, `{type: "integer", min, max}`, `{type: "steps", min, max,
-/// presets}`, `{type: "toggle"}` or `{type: "real", min, max, log}`.
+/// presets}`, `{type: "toggle"}`, `{type: "real", min, max, log}` or `{type: "text",
+/// maxLength, presets: [[name, text], …]}`.
 impl ToJs for Control {
     fn to_js(&self) -> JsValue {
         match *self {
@@ -123,6 +124,10 @@ impl ToJs for Control {
             Control::Toggle => object(&[("type", "toggle".to_js())]),
             Control::Real { min, max, log } => {
                 object(&[("type", "real".to_js()), ("min", min.to_js()), ("max", max.to_js()), ("log", log.to_js())])
+            }
+            Control::Text { max_len, presets } => {
+                let presets: Vec<Vec<&str>> = presets.iter().map(|&(name, text)| vec![name, text]).collect();
+                object(&[("type", "text".to_js()), ("maxLength", max_len.to_js()), ("presets", presets.to_js())])
             }
         }
     }
@@ -236,7 +241,7 @@ impl ToJs for Report {
     }
 }
 
-/// `{key, args: {name: number | {key}}}`.
+/// `{key, args: {name: number | {key} | {text}}}`.
 impl ToJs for Sentence {
     fn to_js(&self) -> JsValue {
         let args = js_sys::Object::new().into();
@@ -244,6 +249,7 @@ impl ToJs for Sentence {
             let value = match word {
                 Word::Number(value) => value.to_js(),
                 Word::Key(key) => object(&[("key", key.to_js())]),
+                Word::Text(text) => object(&[("text", text.to_js())]),
             };
             set_property(&args, name, &value);
         }

@@ -19,7 +19,8 @@ test('bench.html times the evidence surface, the panels, the fast RVM and the fa
   await page.waitForSelector('body[data-done]', { timeout: 120_000 });
   assert.equal(await page.getAttribute('body', 'data-done'), '1', await page.textContent('#json'));
   const results = JSON.parse(await page.textContent('#json'));
-  assert.deepEqual(Object.keys(results).length, 13);
+  assert.deepEqual(Object.keys(results).length, 15);
+  assert.ok(results['design formula N=1000 M=50'] && results['design gaussian N=1000 M=50'], 'the formula design cases');
   for (const [name, { median, runs }] of Object.entries(results)) {
     assert.ok(Number.isFinite(median) && median >= 0 && runs >= 5, `${name}: ${median} ms over ${runs} runs`);
   }

@@ -153,6 +153,18 @@ export function screenPoint(page, x, y) {
   );
 }
 
+/** Drags with the mouse on the chart from the data point `from` ([x, y]) to `to`, and waits
+ *  for the drawing that follows. */
+export async function drag(page, from, to) {
+  const [a, b] = [await screenPoint(page, ...from), await screenPoint(page, ...to)];
+  const n = await draws(page);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 5 });
+  await page.mouse.up();
+  await waitForDraws(page, n + 1);
+}
+
 /** Counts the canvas pixels of exactly `hex` colour inside the plotting area. */
 export function countColour(page, hex) {
   return page.evaluate((colour) => {

@@ -39,6 +39,7 @@ test('the zip is named by Cargo.toml’s version and holds the site at its root,
     assert.ok(names.includes(name), `${name} is missing`);
   }
   assert.ok(names.some((name) => /^pkg\/rvm_lab_simd_bg\.wasm$/.test(name)));
+  assert.ok(names.includes('pkg/formula_bg.wasm') && names.includes('pkg/formula.js'), 'the formula module');
   assert.deepEqual(names.filter((name) => /\.(br|gz)$|^(app|wasm|url|view)\.js$|bench/.test(name)), []);
 });
 

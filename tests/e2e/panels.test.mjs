@@ -4,7 +4,7 @@
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canvasHash, draws, open, panelNames, screenPoint, settled, start, waitForDraws } from './browser.mjs';
+import { canvasHash, drag, draws, open, panelNames, settled, start, waitForDraws } from './browser.mjs';
 
 /** A good change (key, value) and a bad value for some control of each panel. */
 const CHANGES = {
@@ -108,14 +108,7 @@ describe('panel basis: dragging a centre', () => {
   test('moves that function and keeps the move in the URL', async () => {
     const page = await open(env, '?panel=basis&basis=gaussian&M=6&bias=0');
     // Centres at 0, 0.2, …, 1: grab the one at 0.4 on its triangle and drag it to 0.7.
-    const from = await screenPoint(page, 0.4, 0.5);
-    const to = await screenPoint(page, 0.7, 0.5);
-    const n = await draws(page);
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(to.x, to.y, { steps: 5 });
-    await page.mouse.up();
-    await waitForDraws(page, n + 1);
+    await drag(page, [0.4, 0.5], [0.7, 0.5]);
     const centres = await page.evaluate(() => new URLSearchParams(location.search).get('centres'));
     const [j, mu] = centres.split(':').map(Number);
     assert.equal(j, 2);
@@ -268,14 +261,7 @@ describe('panel sparsity', () => {
     assert.match((await messages(page)).join(' '), /q² > s/);
     // t = (1, 1.2) is nearer the press than the tip of φ = (1, 0.5): t is grabbed. Drag it
     // to (−0.5, 1), orthogonal to φ, so q = βφᵀt = 0.
-    const from = await screenPoint(page, 1, 1.2);
-    const to = await screenPoint(page, -0.5, 1);
-    const n = await draws(page);
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    await page.mouse.move(to.x, to.y, { steps: 6 });
-    await page.mouse.up();
-    await waitForDraws(page, n + 1);
+    await drag(page, [1, 1.2], [-0.5, 1]);
     await page.waitForFunction(() => new URLSearchParams(location.search).get('t1') !== '1');
     const [t1, t2] = [Number(await query('t1')), Number(await query('t2'))];
     assert.ok(Math.abs(t1 + 0.5) < 0.02 && Math.abs(t2 - 1) < 0.02, `t moved to (${t1}, ${t2})`);

@@ -47,7 +47,14 @@ async function openDone(query, { prepare, url = env.url } = {}) {
 /** A browser without `Worker`: the comparisons run in the page's slices. */
 const noWorker = (page) => page.addInitScript(() => delete window.Worker);
 
-const PANELS = ['?panel=fast-rvm', '?panel=fast-rvm&N=80&seed=7&noise=0.3', '?panel=classification', '?panel=poisson'];
+// The last: the worker loads the formula module for a typed basis, as the page does.
+const PANELS = [
+  '?panel=fast-rvm',
+  '?panel=fast-rvm&N=80&seed=7&noise=0.3',
+  '?panel=classification',
+  '?panel=poisson',
+  '?panel=fast-rvm&basis=formula&formula=exp(-abs(x-mu)/s)&M=20',
+];
 
 describe('the comparisons in a worker', () => {
   for (const query of PANELS) {

@@ -98,6 +98,8 @@ pub struct BasisPanel {
     scene: BasisScene,
     m: usize,
     family: Family,
+    /// The family in the chart's description: its menu entry, or a formula's text.
+    family_word: Word,
 }
 
 impl BasisPanel {
@@ -123,7 +125,12 @@ impl Panel for BasisPanel {
         let (lo, hi) = crate::plot::fit::widen(values, (0.0, 1.0), 0.0);
         let pad = 0.08 * (hi - lo);
         let scene = BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug };
-        Ok(Self { scene, m: basis.len(), family })
+        // A formula is named by its text, as the reader typed it.
+        let family_word = match family {
+            Family::Formula => Word::Text(format!("φⱼ(x) = {}", settings.basis.spec.formula)),
+            _ => Word::Key(format!("choice.{}", family.name())),
+        };
+        Ok(Self { scene, m: basis.len(), family, family_word })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -135,8 +142,7 @@ impl Panel for BasisPanel {
     }
 
     fn report(&self) -> Report {
-        let family = Word::Key(format!("choice.{}", self.family.name()));
-        let summary = vec![Sentence::new("basis", [("M", self.m.into()), ("family", family)])];
+        let summary = vec![Sentence::new("basis", [("M", self.m.into()), ("family", self.family_word.clone())])];
         Report {
             readouts: self.readouts(),
             messages: self.messages(),
