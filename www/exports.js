@@ -16,11 +16,52 @@ export function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`. */
+/** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`, with its title
+ *  and description as PNG text (`Title`, `Description`: what the SVG's carry). */
 function exportPng() {
-  $('#chart').toBlob((blob) => {
-    if (blob) download(blob, `rvm-lab-${state.panel}.png`);
+  const { title, desc } = chartWords();
+  $('#chart').toBlob(async (blob) => {
+    if (!blob) return;
+    const png = withText(new Uint8Array(await blob.arrayBuffer()), [['Title', title], ['Description', desc]]);
+    download(new Blob([png], { type: 'image/png' }), `rvm-lab-${state.panel}.png`);
   }, 'image/png');
+}
+
+/** The PNG `png` with an iTXt chunk (UTF-8 text, PNG 1.2 §4.2.3.3) per [keyword, text] of
+ *  `texts`, before its last chunk (IEND). */
+function withText(png, texts) {
+  const utf8 = (text) => new TextEncoder().encode(text);
+  const chunks = texts.map(([keyword, text]) => {
+    // keyword, 0, no compression (0, 0), no language tag (0), no translated keyword (0), text.
+    const data = new Uint8Array([...utf8(keyword), 0, 0, 0, 0, 0, ...utf8(text)]);
+    const chunk = new Uint8Array(12 + data.length);
+    const view = new DataView(chunk.buffer);
+    view.setUint32(0, data.length);
+    chunk.set(utf8('iTXt'), 4);
+    chunk.set(data, 8);
+    view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
+    return chunk;
+  });
+  const end = png.length - 12;
+  const out = new Uint8Array(png.length + chunks.reduce((n, c) => n + c.length, 0));
+  out.set(png.subarray(0, end));
+  let at = end;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  out.set(png.subarray(end), at);
+  return out;
+}
+
+/** The CRC-32 of `bytes` that closes a PNG chunk (ISO 3309, as PNG 1.2 §3.4 gives it). */
+function crc32(bytes) {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
 }
 
 /** Downloads the text `make()` returns as `name`; an error shows beside the buttons. */
@@ -45,13 +86,17 @@ function exportSvg() {
 /** `&`, `<` and `>` of `text` as XML writes them. */
 const xmlText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** The SVG `svg` with a <title> (the panel) and a <desc>: the chart in words, then the state
- *  it shows as a permalink's query, so that the file names its settings (a typed formula,
- *  the data) for screen readers and for whoever opens it later. */
+/** The chart's title (the panel) and description: the chart in words, then the state it shows
+ *  as a permalink's query, so that a saved file names its settings (a typed formula, the
+ *  data) for screen readers and for whoever opens it later. */
+function chartWords() {
+  const query = `?${new URLSearchParams([['panel', state.panel], ...call(() => state.lab.query())])}`;
+  return { title: `RVM Lab: ${$('#panel-title').textContent}`, desc: `${$('#chart-summary').textContent.trim()} ${query}` };
+}
+
+/** The SVG `svg` with a <title> and a <desc>, the chart's words. */
 function described(svg) {
-  const title = `RVM Lab: ${$('#panel-title').textContent}`;
-  const query = `?${new URLSearchParams([['panel', state.panel], ...state.lab.query()])}`;
-  const desc = `${$('#chart-summary').textContent.trim()} ${query}`;
+  const { title, desc } = chartWords();
   return svg.replace(/<svg\b[^>]*>/, (open) => `${open}<title>${xmlText(title)}</title><desc>${xmlText(desc)}</desc>`);
 }
 

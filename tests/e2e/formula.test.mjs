@@ -6,6 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { canvasHash, drag, draws, open, query, settled, start, waitForDraws } from './browser.mjs';
 
 let env;
@@ -119,7 +120,7 @@ describe('the formula family', () => {
     await page.context().close();
   });
 
-  test('the chart in words and the saved SVG name the formula', async () => {
+  test('the chart in words and the saved SVG and PNG name the formula', async () => {
     const page = await open(env, '?panel=basis&basis=formula&formula=exp(-abs(x-mu)/s)&M=6&bias=0');
     const words = 'The chart shows 6 basis functions: φⱼ(x) = exp(-abs(x-mu)/s).';
     assert.equal((await page.textContent('#chart-summary')).trim(), words);
@@ -133,6 +134,21 @@ describe('the formula family', () => {
     assert.equal(title, 'RVM Lab: Basis functions');
     assert.ok(desc.startsWith(`${words} ?panel=basis&`), desc);
     assert.equal(new URLSearchParams(desc.slice(desc.indexOf('?'))).get('formula'), 'exp(-abs(x-mu)/s)');
+    // The PNG carries the same words as iTXt chunks; every chunk's CRC holds, IEND is last.
+    const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    const png = await readFile(await pngDownload.path());
+    const texts = {};
+    let [at, last] = [8, ''];
+    while (at < png.length) {
+      const length = png.readUInt32BE(at);
+      last = png.toString('latin1', at + 4, at + 8);
+      assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${last}'s CRC`);
+      const data = png.subarray(at + 8, at + 8 + length);
+      if (last === 'iTXt') texts[data.toString('latin1', 0, data.indexOf(0))] = data.subarray(data.indexOf(0) + 5).toString('utf8');
+      at += 12 + length;
+    }
+    assert.equal(last, 'IEND');
+    assert.deepEqual(texts, { Title: title, Description: desc });
     await page.context().close();
   });
 

@@ -122,7 +122,14 @@ impl Panel for BasisPanel {
         let family = settings.basis.spec.family;
         let rug = if family.count_is_free() { vec![] } else { settings.data.dataset()?.x };
         let values = curves.iter().flatten().copied();
-        let (lo, hi) = crate::plot::fit::widen(values, (0.0, 1.0), 0.0);
+        // The built-in families live on [0, 1] (B-splines, sigmoids, bumps) or beyond it, and
+        // are drawn on at least that; a typed formula's functions may be a thousandth of it,
+        // or a thousand times, so they are drawn on their own range (0 included).
+        let base = if family == Family::Formula { (0.0, 0.0) } else { (0.0, 1.0) };
+        let (lo, hi) = match crate::plot::fit::widen(values, base, 0.0) {
+            (lo, hi) if hi > lo => (lo, hi),
+            _ => (0.0, 1.0),
+        };
         let pad = 0.08 * (hi - lo);
         let scene = BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug };
         // A formula is named by its text, as the reader typed it.
@@ -229,6 +236,24 @@ mod tests {
         panel.set("centres", "2:5,3:-1").unwrap();
         let centres: Vec<f64> = panel.panel().scene().handles.iter().map(|h| h.1).collect();
         assert_eq!(centres, vec![0.0, 0.2, 1.0, 0.0, 0.8, 1.0]);
+    }
+
+    #[test]
+    fn a_formula_is_drawn_on_its_own_range_in_any_units() {
+        // The Gaussians' slopes (x − μ)e^(−(x−μ)²/s²) reach ±s/√(2e) ≈ ±0.043 at s = 0.1, and
+        // the same times 10⁶: each chart spans its curves' extremes (0 included), padded 8 %.
+        for scale in ["1", "1e6"] {
+            let mut panel = Live::<BasisPanel>::try_default().unwrap();
+            let formula = format!("{scale}*(x - mu)*exp(-(x - mu)^2/s^2)");
+            panel.set_all(&[("basis".into(), "formula".into()), ("formula".into(), formula)]).unwrap();
+            let scene = panel.panel().scene();
+            let values = scene.curves.iter().flatten();
+            let (lo, hi) = values.fold((0.0f64, 0.0f64), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+            let pad = 0.08 * (hi - lo);
+            assert_eq!(scene.y_range, (lo - pad, hi + pad), "{scale}");
+            let peak = 0.1 / (2.0 * std::f64::consts::E).sqrt() * scale.parse::<f64>().unwrap();
+            assert!((hi - peak).abs() < 1e-3 * peak && (lo + peak).abs() < 1e-3 * peak, "{scale}: {lo} {hi}");
+        }
     }
 
     #[test]
