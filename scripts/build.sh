@@ -12,22 +12,25 @@ for registry in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
 done
 shopt -u nullglob
 export RUSTFLAGS="${RUSTFLAGS:-}"
-# Builds module `name` (cargo features `features`) twice, in target directories `dir` and `simd_dir`: plain,
-# www/pkg/<name>_bg.wasm, and with wasm's SIMD (simd128), www/pkg/<name>_simd_bg.wasm, which
-# browsers that have it load instead (www/module.js chooses): the same numbers to the bit,
-# faster. Each build has its own target directory, so that neither throws away the other's
-# cache. The two have the same exports and imports, so one JS glue, www/pkg/<name>.js, serves
-# both; the build checks.
+# Builds the crate (cargo features `features`, further RUSTFLAGS `flags`) in target directory
+# `dir`, and runs wasm-bindgen on it into `out`: `<out>/<name>.js` and `<out>/<name>_bg.wasm`.
+build_wasm() {
+  local name=$1 features=$2 flags=$3 dir=$4 out=$5
+  RUSTFLAGS="${RUSTFLAGS:-} $flags" cargo build --release --target wasm32-unknown-unknown --lib $features --target-dir "$dir"
+  wasm-bindgen --target web --no-typescript --out-name "$name" --out-dir "$out" \
+    "$dir/wasm32-unknown-unknown/release/rvm_lab.wasm"
+}
+# Builds module `name` (cargo features `features`) twice, in target directories `dir` and
+# `simd_dir`: plain, www/pkg/<name>_bg.wasm, and with wasm's SIMD (simd128),
+# www/pkg/<name>_simd_bg.wasm, which browsers that have it load instead (www/module.js
+# chooses): the same numbers to the bit, faster. Each build has its own target directory, so
+# that neither throws away the other's cache. The two have the same exports and imports, so
+# one JS glue, www/pkg/<name>.js, serves both; the build checks.
 build_module() {
   local name=$1 features=$2 dir=$3 simd_dir=$4 glue
-  cargo build --release --target wasm32-unknown-unknown --lib $features --target-dir "$dir"
-  wasm-bindgen --target web --no-typescript --out-name "$name" --out-dir www/pkg \
-    "$dir/wasm32-unknown-unknown/release/rvm_lab.wasm"
-  RUSTFLAGS="${RUSTFLAGS:-} -C target-feature=+simd128" \
-    cargo build --release --target wasm32-unknown-unknown --lib $features --target-dir "$simd_dir"
+  build_wasm "$name" "$features" "" "$dir" www/pkg
   glue=$(mktemp -d)
-  wasm-bindgen --target web --no-typescript --out-name "$name" --out-dir "$glue" \
-    "$simd_dir/wasm32-unknown-unknown/release/rvm_lab.wasm"
+  build_wasm "$name" "$features" "-C target-feature=+simd128" "$simd_dir" "$glue"
   if ! cmp -s "$glue/$name.js" "www/pkg/$name.js"; then
     echo "[build] the SIMD build of $name has JS glue other than the plain build's" >&2
     exit 1
@@ -43,10 +46,8 @@ build_module bench "--features bench" target/bench target/bench-simd
 # The formula module, www/pkg/formula_bg.wasm with its glue formula.js: the same crate built
 # with the feature `formula-module`, which holds only the formula family's parser
 # (src/formula_module.rs). The page loads it when a formula is first asked for (www/formula.js),
-# so the readers who never type one do not download it.
-cargo build --release --target wasm32-unknown-unknown --lib --features formula-module --target-dir target/formula
-wasm-bindgen --target web --no-typescript --out-name formula --out-dir www/pkg \
-  target/formula/wasm32-unknown-unknown/release/rvm_lab.wasm
+# so the readers who never type one do not download it. One build serves every browser.
+build_wasm formula "--features formula-module" "" target/formula www/pkg
 # npm's binaryen (wasm-opt 132) shrinks the module by about a third. (Debian's wasm-opt 108
 # silently breaks wasm-bindgen's output, so only the pinned npm one is used.)
 # --low-memory-unused lets it fold a constant added to an address into the load or store

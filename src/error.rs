@@ -433,11 +433,6 @@ impl FormulaProblem {
         FormulaProblem::TooLong { length, max }
     }
 
-    /// [`FormulaProblem::ModuleMissing`].
-    pub fn module_missing() -> Self {
-        FormulaProblem::ModuleMissing
-    }
-
     /// A stable identifier, the [`Error::code`] of the [`Error::Formula`] holding it.
     pub fn code(&self) -> &'static str {
         match self {

@@ -4,7 +4,7 @@
 // control and the last good state stays.
 
 import { clearErrors, showError } from './errors.js';
-import { formulaLoaded, loadFormula } from './formula.js';
+import { asksForFormula, formulaLoaded, loadFormula } from './formula.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { syncControls } from './sync.js';
@@ -176,7 +176,7 @@ export function attempt(errorKey, change) {
 
 export function setParam(key, text) {
   // The formula family's parser is a module of its own, loaded when first chosen.
-  if (key === 'basis' && text === 'formula' && !formulaLoaded()) {
+  if (asksForFormula([[key, text]]) && !formulaLoaded()) {
     loadFormula(state.lang).then(() => {
       // Its words came with it: the page puts them in (app.js).
       document.dispatchEvent(new Event('rvm-lab:words'));

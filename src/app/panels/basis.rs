@@ -116,8 +116,10 @@ impl Panel for BasisPanel {
     fn compute(settings: &BasisSettings) -> Result<Self> {
         let basis = settings.basis()?;
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let rows: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
-        let curves: Vec<Vec<f64>> = (0..basis.len()).map(|j| rows.iter().map(|r| r[j]).collect()).collect();
+        // Φ of the grid: each function's curve is a column (a formula's evaluated a column at
+        // a time, and every value checked finite).
+        let phi = basis.design_matrix(&grid)?;
+        let curves: Vec<Vec<f64>> = phi.column_iter().map(|column| column.iter().copied().collect()).collect();
         let handles = centres::draggable(&basis);
         let family = settings.basis.spec.family;
         let rug = if family.count_is_free() { vec![] } else { settings.data.dataset()?.x };
