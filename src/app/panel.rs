@@ -14,10 +14,10 @@ use plotters::prelude::*;
 
 use super::background::{Detachable, Outcome};
 use super::params::{Notice, ParamSpec};
-use super::plotted::Plotted;
+use super::plotted::{Plotted, plotted_csv};
 use super::replay::Player;
-use super::report::{Message, Report, ensure_shown_finite};
-use super::settings::{CENTRES_KEY, PointSink, Settings};
+use super::report::{Message, Report, ensure_shown_finite, with_state};
+use super::settings::{CENTRES_KEY, PointSink, Settings, formula_sentence};
 use crate::backend::PageBackend;
 use crate::error::{Error, Result};
 use crate::plot::{Labels, PlotArea};
@@ -749,7 +749,7 @@ impl<P: Panel> PanelModel for Live<P> {
             work: self.work_progress().0,
             ..self.panel.report()
         };
-        with_halt(report, self.halted.as_ref())
+        with_halt(with_formula(report, self), self.halted.as_ref())
     }
 
     fn plotted(&self) -> Vec<Plotted> {
@@ -808,6 +808,26 @@ fn restore_if_refused(
         comparisons.adopt(fingerprint, before);
     }
     checked
+}
+
+/// "Save results as CSV" of `panel`: its readouts and tables ([`Report::csv`]), then the
+/// state they come from ([`with_state`]).
+pub fn results_csv(panel: &dyn PanelModel) -> String {
+    with_state(panel.report().csv(), panel.describe().name, &panel.query())
+}
+
+/// "Save plotted data as CSV" of `panel`: what its chart plots ([`plotted_csv`]), then the
+/// state.
+pub fn plotted_data_csv(panel: &dyn PanelModel) -> String {
+    with_state(plotted_csv(&panel.plotted()), panel.describe().name, &panel.query())
+}
+
+/// `report` with the sentence that names `panel`'s typed formula, if its basis is one
+/// ([`formula_sentence`]; not generic, so that it is compiled once rather than once per
+/// panel).
+fn with_formula(mut report: Report, panel: &dyn PanelModel) -> Report {
+    report.summary.extend(formula_sentence(panel.value("basis"), panel.value("formula")));
+    report
 }
 
 /// `report` with a warning of the refused result that `halted` its background work, if any

@@ -230,6 +230,37 @@ pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
     text
 }
 
+/// `text` (a CSV export) with a last section `state`: the lines `key,value` of the panel
+/// (`panel`, `name`) and of each of its query `pairs`, so an export names what it was made
+/// of (a typed formula among it) and the state can be opened again as
+/// `?panel=…&key=value…`. A value holding a comma, a quote or a line break is quoted
+/// (RFC 4180 §2.6–2.7: quotes inside doubled).
+pub fn with_state(mut text: String, name: &str, pairs: &[(String, String)]) -> String {
+    let mut lines = vec![format!("panel,{}", csv_field(name))];
+    for (key, value) in pairs {
+        lines.push(format!("{},{}", csv_field(key), csv_field(value)));
+    }
+    push_csv_section(&mut text, "state", "key,value", &mut lines.into_iter());
+    text
+}
+
+/// `field` as one CSV field: as it is, or quoted when it holds a comma, a quote or a line
+/// break.
+fn csv_field(field: &str) -> String {
+    if !field.contains(|c| matches!(c, ',' | '"' | '\n' | '\r')) {
+        return field.to_owned();
+    }
+    let mut quoted = String::from('"');
+    for c in field.chars() {
+        if c == '"' {
+            quoted.push('"');
+        }
+        quoted.push(c);
+    }
+    quoted.push('"');
+    quoted
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,6 +4,7 @@
 //! needs and ask each in turn whether a key is its own.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real, parse_toggle, toggle_text};
+use super::report::{Sentence, Word};
 use crate::basis::{
     Basis, BasisSpec, FORMULA_PRESETS, Family, MAX_BASIS_FUNCTIONS, MAX_FORMULA_LEN, ensure_formula_length,
 };
@@ -449,6 +450,14 @@ impl BasisParams {
             _ => true,
         }
     }
+}
+
+/// The sentence of a chart's summary that names a typed formula (`summary.basis-formula`),
+/// from settings' values of `basis` and `formula`, when the basis is the formula family:
+/// every panel with a basis describes its chart with the functions the reader typed, as typed.
+pub fn formula_sentence(basis: Option<String>, formula: Option<String>) -> Option<Sentence> {
+    let formula = formula.filter(|_| basis.as_deref() == Some(Family::Formula.name()))?;
+    Some(Sentence::new("basis-formula", [("formula", Word::Text(formula))]))
 }
 
 const BASIS_PARAMS: &[ParamSpec] = &[

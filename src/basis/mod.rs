@@ -491,6 +491,15 @@ impl Basis {
         v
     }
 
+    /// φ(x) at each point of `grid` (the rows of [`Basis::design_matrix`]), to draw curves:
+    /// every value checked finite, and a formula evaluated a column at a time.
+    ///
+    /// # Errors
+    /// As [`Basis::design_matrix`].
+    pub fn features_on(&self, grid: &[f64]) -> Result<Vec<DVector<f64>>> {
+        Ok(self.design_matrix(grid)?.row_iter().map(|row| row.transpose()).collect())
+    }
+
     /// The design matrix Φ with Φₙⱼ = φⱼ(xₙ) (PRML 3.16), N × M.
     ///
     /// # Errors

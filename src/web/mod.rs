@@ -240,10 +240,11 @@ impl Lab {
         js_result(self.panel.export_csv())
     }
 
-    /// The readouts and tables as CSV text (sections of `quantity,value` and each table).
+    /// The readouts and tables as CSV text (sections of `quantity,value` and each table),
+    /// then the state ([`crate::app::panel::results_csv`]).
     #[wasm_bindgen(js_name = resultsCsv)]
     pub fn results_csv(&self) -> String {
-        self.panel.report().csv()
+        crate::app::panel::results_csv(self.panel.as_ref())
     }
 
     /// A lesson step's action ([`LessonAction`]): the points `[[x, y], …]` added, then basis
@@ -459,10 +460,10 @@ impl Lab {
         self.panel.plotted().to_js()
     }
 
-    /// The same as CSV text ([`crate::app::plotted::plotted_csv`]).
+    /// The same as CSV text, then the state ([`crate::app::panel::plotted_data_csv`]).
     #[wasm_bindgen(js_name = plottedCsv)]
     pub fn plotted_csv(&self) -> String {
-        crate::app::plotted::plotted_csv(&self.panel.plotted())
+        crate::app::panel::plotted_data_csv(self.panel.as_ref())
     }
 
     /// Draws for a projector (high-contrast colours, wider lines: [`Look::Projector`]) or,

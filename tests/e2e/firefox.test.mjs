@@ -1,10 +1,11 @@
 // The core browser checks in a second engine: Debian's firefox-esr (installed by
 // scripts/setup.sh), driven by npm's puppeteer-core over WebDriver BiDi — never a browser
 // puppeteer downloads. Every panel draws with no console error, a click on the plot adds a
-// point, a slider moved by the keyboard redraws, the language toggles, and the data table of
-// the chart opens from the keyboard. Where a course lives: the single file from disk (and the
-// served page from disk, which opens it), the served page in a frame sandboxed without
-// allow-same-origin from a plain static server, and the single file as a sandboxed srcdoc.
+// point, a slider moved by the keyboard redraws, the language toggles, the fast RVM runs on a
+// typed formula (served and from disk), and the data table of the chart opens from the
+// keyboard. Where a course lives: the single file from disk (and the served page from disk,
+// which opens it), the served page in a frame sandboxed without allow-same-origin from a plain
+// static server, and the single file as a sandboxed srcdoc.
 // The lesson editor: two views recorded and a valid lesson saved.
 
 import { after, before, describe, test } from 'node:test';
@@ -38,7 +39,8 @@ after(async () => {
   await new Promise((done) => plain.server.close(done));
 });
 
-/** Opens `query` in a fresh page and waits until its panel has drawn and its work is done. */
+/** Opens `query` (on the served page, or an address of its own) in a fresh page and waits
+ *  until its panel has drawn and its work is done. */
 async function open(query) {
   const page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 900 });
@@ -47,7 +49,7 @@ async function open(query) {
     if (message.type() === 'error') page.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
-  await page.goto(url + query);
+  await page.goto(/^[a-z]+:/.test(query) ? query : url + query);
   await page.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
   await settled(page);
   return page;
@@ -200,6 +202,28 @@ describe('Firefox', () => {
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     assert.deepEqual(page.consoleErrors, []);
     await page.close();
+  });
+
+  test('the fast RVM on a typed formula, served and from the single file; an error where it is typed', async () => {
+    const formula = 'exp(-abs(x-mu)/s)';
+    const state = `?panel=fast-rvm&basis=formula&formula=${encodeURIComponent(formula)}&M=20&step=5000`;
+    for (const base of [url, pathToFileURL(`${WWW}rvm-lab.html`).href]) {
+      const page = await open(base === url ? state : `${base}${state}`);
+      assert.equal(await page.$eval('#ctl-formula', (field) => field.value), formula, base);
+      assert.equal(await page.$eval('#notices', (notices) => notices.hidden), true, base);
+      const kept = Number(await page.$eval('#readouts dd[data-key="relevance-vectors"]', (dd) => dd.textContent));
+      assert.ok(kept >= 1 && kept < 20, `${base}: ${kept} relevance vectors`);
+      assert.ok((await page.$eval('#chart-summary', (p) => p.textContent)).includes(`φⱼ(x) = ${formula}.`), base);
+      await page.$eval('#ctl-formula', (field) => {
+        field.value = 'exp(-abs(x-mu)/sigma)';
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      await page.waitForFunction(() => document.querySelector('#err-formula').textContent !== '');
+      assert.equal(await page.$eval('#err-formula', (p) => p.textContent), 'unknown name ‘sigma’ at character 16: did you mean s?');
+      assert.equal(await page.$eval('#ctl-formula', (field) => field.getAttribute('aria-invalid')), 'true');
+      assert.deepEqual(page.consoleErrors, [], base);
+      await page.close();
+    }
   });
 
   test('the data table of the chart opens from the keyboard and lists the curves', async () => {

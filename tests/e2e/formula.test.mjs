@@ -20,11 +20,16 @@ after(async () => {
 const formulaModuleAsked = (page) => page.requests.some((url) => /\/pkg\/formula(_bg\.wasm|\.js)$/.test(url));
 const fieldError = (page) => page.textContent('#err-formula');
 
-/** The numbers of the panel's plotted data (its CSV), row by row. */
+/** The numbers of the panel's plotted data (its CSV without the state, the last section),
+ *  row by row. */
 async function plottedNumbers(page) {
   const csv = await page.evaluate(() => window.rvmLab.state.lab.plottedCsv());
-  return csv.trim().split('\n').slice(1).map((line) => line.split(',').map(Number).filter(Number.isFinite));
+  const plotted = csv.slice(0, csv.lastIndexOf('\n\nstate\n'));
+  return plotted.trim().split('\n').slice(1).map((line) => line.split(',').map(Number).filter(Number.isFinite));
 }
+
+/** The last section of a CSV export, the state it was made from, as its lines. */
+const stateLines = (csv) => csv.slice(csv.lastIndexOf('\n\nstate\n') + 2).trimEnd().split('\n');
 
 /** Types `text` into the formula field, one input event, and waits until the page has acted. */
 async function typeFormula(page, text) {
@@ -120,9 +125,9 @@ describe('the formula family', () => {
     await page.context().close();
   });
 
-  test('the chart in words and the saved SVG and PNG name the formula', async () => {
+  test('the chart in words and the saved SVG, PNG and CSVs name the formula', async () => {
     const page = await open(env, '?panel=basis&basis=formula&formula=exp(-abs(x-mu)/s)&M=6&bias=0');
-    const words = 'The chart shows 6 basis functions: φⱼ(x) = exp(-abs(x-mu)/s).';
+    const words = 'The chart shows 6 basis functions: your formula φ(x, μⱼ, s, j). Each basis function is φⱼ(x) = exp(-abs(x-mu)/s).';
     assert.equal((await page.textContent('#chart-summary')).trim(), words);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
     const svg = await readFile(await download.path(), 'utf8');
@@ -149,7 +154,27 @@ describe('the formula family', () => {
     }
     assert.equal(last, 'IEND');
     assert.deepEqual(texts, { Title: title, Description: desc });
+    // Both CSVs end with the state, the formula among it (quoted where it holds a comma).
+    for (const button of ['#export-results', '#export-plotted']) {
+      const [csv] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      const lines = stateLines(await readFile(await csv.path(), 'utf8'));
+      assert.deepEqual(lines.slice(0, 3), ['state', 'key,value', 'panel,basis'], button);
+      assert.ok(lines.includes('formula,exp(-abs(x-mu)/s)'), `${button}: ${lines}`);
+    }
     await page.context().close();
+  });
+
+  test('every other panel with a basis names the formula in its chart’s words and its CSV', async () => {
+    const formula = 'max(0,1-abs(x-mu)/s)';
+    for (const panel of ['predictive', 'fast-rvm']) {
+      const page = await open(env, `?${new URLSearchParams({ panel, basis: 'formula', formula, M: '12', lang: 'zh' })}`);
+      await settled(page);
+      assert.ok((await page.textContent('#chart-summary')).includes(`每个基函数 φⱼ(x) = ${formula}。`), panel);
+      const csv = await page.evaluate(() => window.rvmLab.state.lab.resultsCsv());
+      assert.ok(stateLines(csv).includes(`formula,"${formula}"`), csv);
+      assert.deepEqual(page.consoleErrors, [], panel);
+      await page.context().close();
+    }
   });
 
   test('where the formula module cannot load, choosing a formula says so and the basis stays', async () => {

@@ -35,15 +35,15 @@ async function openView(page) {
   await page.waitForSelector('#plotted-tables table');
 }
 
-/** The downloaded "plotted data" CSV as sections of {caption, headings, rows of numbers}. */
+/** The downloaded "plotted data" CSV as sections of {caption, headings, rows of numbers},
+ *  and its last section, the state it was made from, as text. */
 async function downloadCsv(page) {
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-plotted')]);
-  const text = await readFile(await download.path(), 'utf8');
+  const parts = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n\n');
   return {
     name: download.suggestedFilename(),
-    sections: text
-      .trimEnd()
-      .split('\n\n')
+    state: parts.pop(),
+    sections: parts
       .map((section) => {
         const [caption, headings, ...rows] = section.split('\n');
         return { caption, headings: headings.split(','), rows: rows.map((r) => r.split(',').map(Number)) };
@@ -75,8 +75,11 @@ test('predictive: the curves at every grid point and the data, the same numbers 
     'sample 5',
   ]);
   assert.equal(curves.rows.length, 201);
-  const { name, sections } = await downloadCsv(page);
+  const { name, sections, state } = await downloadCsv(page);
   assert.equal(name, 'rvm-lab-predictive-plotted.csv');
+  const pairs = state.split('\n').map((line) => line.split(','));
+  assert.deepEqual(pairs.slice(0, 3), [['state'], ['key', 'value'], ['panel', 'predictive']]);
+  assert.deepEqual(pairs.slice(3), await page.evaluate(() => window.rvmLab.state.lab.query()));
   assert.deepEqual(
     sections.map((s) => s.caption),
     ['data', 'curves'],

@@ -98,8 +98,6 @@ pub struct BasisPanel {
     scene: BasisScene,
     m: usize,
     family: Family,
-    /// The family in the chart's description: its menu entry, or a formula's text.
-    family_word: Word,
 }
 
 impl BasisPanel {
@@ -134,12 +132,7 @@ impl Panel for BasisPanel {
         };
         let pad = 0.08 * (hi - lo);
         let scene = BasisScene { x_range: X_RANGE, y_range: (lo - pad, hi + pad), grid, curves, handles, rug };
-        // A formula is named by its text, as the reader typed it.
-        let family_word = match family {
-            Family::Formula => Word::Text(format!("φⱼ(x) = {}", settings.basis.spec.formula)),
-            _ => Word::Key(format!("choice.{}", family.name())),
-        };
-        Ok(Self { scene, m: basis.len(), family, family_word })
+        Ok(Self { scene, m: basis.len(), family })
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -151,7 +144,10 @@ impl Panel for BasisPanel {
     }
 
     fn report(&self) -> Report {
-        let summary = vec![Sentence::new("basis", [("M", self.m.into()), ("family", self.family_word.clone())])];
+        let summary = vec![Sentence::new(
+            "basis",
+            [("M", self.m.into()), ("family", Word::Key(format!("choice.{}", self.family.name())))],
+        )];
         Report {
             readouts: self.readouts(),
             messages: self.messages(),

@@ -192,12 +192,13 @@ pub struct FastRvmPanel {
     highlight: Option<usize>,
 }
 
-/// The basis functions as functions of x, for drawing: the kernel at the data (a column
-/// computed on its own: N may be 2000), or any other basis.
+/// The basis functions on the data chart's grid, for drawing: the kernel at the data (a
+/// column computed on its own: N may be 2000), or any other basis with Φ of the grid made
+/// once (a typed formula is evaluated a column at a time, not once per point and column).
 #[derive(Debug, Clone)]
 enum Columns {
     Kernel { width: f64, bias: bool },
-    Basis(Basis),
+    Basis { basis: Basis, on_grid: DMatrix<f64> },
 }
 
 /// The design a run starts from: the kernel's, filled in bands ([`KernelDesignInSlices`]),
@@ -355,11 +356,15 @@ impl FastRvmPanel {
         Some((shown, &self.events()[shown]))
     }
 
-    /// Column m of the design as a function of x.
-    fn column(&self, m: usize, x: f64) -> f64 {
+    /// Column m of the design at the [`GRID`] points of the data chart (zeros past the last).
+    fn column_on_grid(&self, m: usize) -> Vec<f64> {
         match &self.columns {
-            Columns::Kernel { width, bias } => kernel_column(&self.data.x, *width, *bias, m, x),
-            Columns::Basis(basis) => basis.features(x).get(m).copied().unwrap_or(0.0),
+            Columns::Kernel { width, bias } => {
+                let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
+                grid.iter().map(|&x| kernel_column(&self.data.x, *width, *bias, m, x)).collect()
+            }
+            Columns::Basis { on_grid, .. } if m < on_grid.ncols() => on_grid.column(m).iter().copied().collect(),
+            Columns::Basis { .. } => vec![0.0; GRID],
         }
     }
 
@@ -381,15 +386,16 @@ impl FastRvmPanel {
         let mut grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID);
         let truth = grid.iter().map(|&x| (x, crate::data::Sinusoid::truth(x))).collect();
         let (mean, std_dev) = match self.current() {
-            Some(run) => grid
-                .iter()
-                .map(|&x| {
-                    let active = run.active().iter().map(|&m| self.column(m, x));
-                    let phi = DVector::from_iterator(run.active().len(), active);
-                    let (mean, variance) = predict(run.mean(), run.covariance(), run.beta(), &phi);
-                    (mean, variance.sqrt())
-                })
-                .unzip(),
+            Some(run) => {
+                let columns: Vec<Vec<f64>> = run.active().iter().map(|&m| self.column_on_grid(m)).collect();
+                (0..grid.len())
+                    .map(|i| {
+                        let phi = DVector::from_iterator(columns.len(), columns.iter().map(|column| column[i]));
+                        let (mean, variance) = predict(run.mean(), run.covariance(), run.beta(), &phi);
+                        (mean, variance.sqrt())
+                    })
+                    .unzip()
+            }
             None => {
                 grid.clear();
                 (vec![], vec![])
@@ -411,7 +417,7 @@ impl FastRvmPanel {
     /// The centres a press can grab, on a Gaussian or sigmoidal basis: (column of Φ, μ).
     fn centres(&self) -> Vec<(usize, f64)> {
         match &self.columns {
-            Columns::Basis(basis) => centres::draggable(basis),
+            Columns::Basis { basis, .. } => centres::draggable(basis),
             Columns::Kernel { .. } => vec![],
         }
     }
@@ -469,7 +475,7 @@ impl FastRvmPanel {
         let mut chart = crate::plot::predictive::scene_chart(area, &scene, scale, labels)?;
         let Some(run) = self.current() else { return Ok(area_of(&chart)) };
         let curve = |m: usize, weight: f64| -> Vec<(f64, f64)> {
-            scene.grid.iter().map(|&x| (x, weight * self.column(m, x))).collect()
+            scene.grid.iter().zip(self.column_on_grid(m)).map(|(&x, phi)| (x, weight * phi)).collect()
         };
         for (&m, &w) in run.active().iter().zip(run.mean().iter()) {
             line(&mut chart, &curve(m, w), ACTIVE.stroke_width(px(1.0, scale)))?;
@@ -534,7 +540,7 @@ impl FastRvmPanel {
 fn last_column(columns: &Columns, n: usize) -> usize {
     match columns {
         Columns::Kernel { bias, .. } => n - usize::from(!*bias),
-        Columns::Basis(basis) => basis.len().saturating_sub(1),
+        Columns::Basis { basis, .. } => basis.len().saturating_sub(1),
     }
 }
 
@@ -568,7 +574,8 @@ impl Panel for FastRvmPanel {
         } else {
             let basis = settings.moved.apply(settings.basis.basis(&data.x)?)?;
             let design = Design::Ready(basis.design_matrix(&data.x)?);
-            (Columns::Basis(basis), design)
+            let on_grid = basis.design_matrix(&evenly_spaced(X_RANGE.0, X_RANGE.1, GRID))?;
+            (Columns::Basis { basis, on_grid }, design)
         };
         let highlight = check_highlight(settings.highlight, last_column(&columns, data.x.len()))?;
         let beta = (!settings.estimate_noise).then(|| 1.0 / settings.run.data.noise.max(1e-3).powi(2));
@@ -625,7 +632,7 @@ impl Panel for FastRvmPanel {
         let scene = self.scene();
         let mut tables = tabulate_all(&[&scene]);
         if let Some(run) = self.current() {
-            let weighted = |(&m, &w): (&usize, &f64)| scene.grid.iter().map(|&x| w * self.column(m, x)).collect();
+            let weighted = |(&m, &w): (&usize, &f64)| self.column_on_grid(m).iter().map(|phi| w * phi).collect();
             let curves: Vec<Vec<f64>> = run.active().iter().zip(run.mean().iter()).map(weighted).collect();
             tables.push(curves_on_grid(Name::Series("active-bases"), &scene.grid, "phi", &curves, run.active()));
             let axes = ("x", "t");

@@ -19,7 +19,7 @@ use crate::app::replay::{FIRST_SLICE, Player, Replay};
 use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
 use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
-use crate::basis::{Basis, BasisSpec, Family};
+use crate::basis::{BasisSpec, Family};
 use crate::data::Sinusoid;
 use crate::error::{Result, ensure_positive};
 use crate::grid::Surface;
@@ -157,7 +157,9 @@ pub struct GradientPanel {
     replay: Replay<Vec<Background<GradientDescent>>>,
     /// ΦᵀΦ, for the error surface once the paths are whole.
     gram: DMatrix<f64>,
-    basis: Basis,
+    /// φ(x) at each of the [`GRID_POINTS`] points the fits are drawn on.
+    on_grid: Vec<DVector<f64>>,
+    /// The least-squares weights (M of them).
     least_squares: DVector<f64>,
     minimum_loss: f64,
     n: usize,
@@ -174,7 +176,7 @@ impl GradientPanel {
 
     /// The error surface over the least-squares point and the paths so far (M = 2).
     fn surface(&self) -> Option<(Surface, Contours)> {
-        (self.basis.len() == 2).then(|| {
+        (self.least_squares.len() == 2).then(|| {
             let surface = error_surface((&self.gram, self.minimum_loss), &self.runs(), &self.least_squares);
             let contours = surface.contours();
             (surface, contours)
@@ -226,9 +228,9 @@ impl GradientPanel {
 
     fn data_chart(&self) -> LineChart {
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let features: Vec<_> = grid.iter().map(|&x| self.basis.features(x)).collect();
-        let curve =
-            |w: &DVector<f64>| -> Vec<(f64, f64)> { grid.iter().zip(&features).map(|(&x, f)| (x, f.dot(w))).collect() };
+        let curve = |w: &DVector<f64>| -> Vec<(f64, f64)> {
+            grid.iter().zip(&self.on_grid).map(|(&x, f)| (x, f.dot(w))).collect()
+        };
         let mut curves = vec![Curve::truth(grid.iter().map(|&x| (x, Sinusoid::truth(x))).collect())];
         curves.push(Curve {
             points: curve(&self.least_squares),
@@ -349,7 +351,8 @@ impl Panel for GradientPanel {
         // The animation opens at its end: every path whole (as far as it has got).
         let replay = Replay::new(runs, None, usize::MAX);
         let gram = phi.tr_mul(&phi);
-        let mut panel = Self { replay, gram, basis, least_squares, minimum_loss, n, surface: None, points };
+        let on_grid = basis.features_on(&evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS))?;
+        let mut panel = Self { replay, gram, on_grid, least_squares, minimum_loss, n, surface: None, points };
         // A first slice: the whole of small runs (the defaults), at once.
         panel.work(&mut Budget::units(FIRST_SLICE));
         panel.surface = panel.surface();
@@ -478,8 +481,10 @@ impl GradientPanel {
 
     /// The numbers beside the chart.
     fn readouts(&self) -> Vec<Readout> {
-        let mut readouts =
-            vec![Readout { key: "N", value: self.n as f64 }, Readout { key: "M", value: self.basis.len() as f64 }];
+        let mut readouts = vec![
+            Readout { key: "N", value: self.n as f64 },
+            Readout { key: "M", value: self.least_squares.len() as f64 },
+        ];
         readouts.push(Readout { key: "least-squares-loss", value: self.minimum_loss });
         for (k, key) in ["bgd-loss", "sgd-loss", "mbgd-loss"].into_iter().enumerate() {
             let (_, losses) = self.visible(k);

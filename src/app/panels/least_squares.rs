@@ -127,7 +127,8 @@ impl Panel for LeastSquaresPanel {
         };
 
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let fitted: Vec<(f64, f64)> = grid.iter().map(|&x| (x, basis.features(x).dot(fit.weights()))).collect();
+        let fitted: Vec<(f64, f64)> =
+            grid.iter().zip(basis.features_on(&grid)?).map(|(&x, f)| (x, f.dot(fit.weights()))).collect();
         let points: Vec<(f64, f64)> = train.x.iter().copied().zip(train.t.iter().copied()).collect();
         let fit_chart = LineChart {
             x_range: widen(points.iter().map(|p| p.0), X_RANGE, 0.0),

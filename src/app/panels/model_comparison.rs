@@ -263,7 +263,7 @@ impl Panel for ComparisonPanel {
         let best = *run.current();
         let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(best.alpha, beta)?)?;
         let grid = evenly_spaced(X_RANGE.0, X_RANGE.1, 101);
-        let fit = grid.iter().map(|&x| (x, posterior.predict(&basis.features(x)).mean)).collect();
+        let fit = grid.iter().zip(basis.features_on(&grid)?).map(|(&x, f)| (x, posterior.predict(&f).mean)).collect();
         let points = data.x.iter().copied().zip(data.t.iter().copied()).collect();
         Ok(Self { orders, sweep, best_ln_alpha: best.alpha.ln(), fit, points })
     }

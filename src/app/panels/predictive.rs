@@ -104,7 +104,7 @@ impl Panel for PredictivePanel {
         let posterior = Posterior::fit(&phi, &data.t, settings.precisions.hyperparameters()?)?;
 
         let grid = crate::grid::evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS);
-        let features: Vec<_> = grid.iter().map(|&x| basis.features(x)).collect();
+        let features = basis.features_on(&grid)?;
         let predictions: Vec<_> = features.iter().map(|f| posterior.predict(f)).collect();
         // Posterior samples use their own stream, so they stay put when only data change.
         let mut rng = Pcg64::seed_from_u64(settings.data.seed.wrapping_add(0x5EED_5A3B_01E5));

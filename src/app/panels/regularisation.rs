@@ -244,7 +244,7 @@ impl Panel for RegularisationPanel {
             lasso: Background::new(lasso, LASSO_ITERATIONS),
             lasso_path: vec![None; ln_lambdas.len()],
             abandoned: false,
-            features: grid.iter().map(|&x| basis.features(x)).collect(),
+            features: basis.features_on(&grid)?,
             grid,
             ln_lambdas,
             points: data.x.iter().copied().zip(data.t.iter().copied()).collect(),

@@ -1,10 +1,11 @@
 // The words of the formula basis family in English (the basis menu's choice stays with the
-// language's strings): its control, its presets and its errors. They load with the formula
-// module (www/formula.js).
+// language's strings): its control, its presets, its errors and the sentence that names a
+// formula in a chart's description. They load with the formula module (www/formula.js).
 
 export default {
   'message.basis-formula': 'Your formula is evaluated once for each function j = 1 … K, with its own centre μⱼ (mu: spread over the inputs as the Gaussians’ are, and draggable), the width s and K. Type another, or start from a preset.',
   'param.formula': 'Each basis function φⱼ(x) =',
+  'summary.basis-formula': 'Each basis function is φⱼ(x) = {formula}.',
   'presets.formula': 'Start from a formula',
   'preset.gaussian': 'Gaussian',
   'preset.sigmoid': 'sigmoid',

@@ -1,10 +1,11 @@
 // The words of the formula basis family in 中文 (the basis menu's choice stays with the
-// language's strings): its control, its presets and its errors. They load with the formula
-// module (www/formula.js).
+// language's strings): its control, its presets, its errors and the sentence that names a
+// formula in a chart's description. They load with the formula module (www/formula.js).
 
 export default {
   'message.basis-formula': '你的公式对每个函数 j = 1 … K 各算一次，各用自己的中心 μⱼ（mu：像高斯基那样铺在输入范围上，可拖动）、宽度 s 和 K。换一个公式试试，或从预设开始。',
   'param.formula': '每个基函数 φⱼ(x) =',
+  'summary.basis-formula': '每个基函数 φⱼ(x) = {formula}。',
   'presets.formula': '从一个公式开始',
   'preset.gaussian': '高斯',
   'preset.sigmoid': 'sigmoid',
