@@ -247,7 +247,7 @@ pub fn with_state(mut text: String, name: &str, pairs: &[(String, String)]) -> S
 /// `field` as one CSV field: as it is, or quoted when it holds a comma, a quote or a line
 /// break.
 fn csv_field(field: &str) -> String {
-    if !field.contains(|c| matches!(c, ',' | '"' | '\n' | '\r')) {
+    if !field.contains([',', '"', '\n', '\r']) {
         return field.to_owned();
     }
     let mut quoted = String::from('"');
