@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Copies reveal.js (npm, pinned in package.json) beside the example deck, www/vendor/reveal/, so
-// the deck loads nothing from another host. Its theme carries its fonts inline as data: URLs,
-// which the lab's Content-Security-Policy (font-src falls back to 'self') refuses: each goes
-// into a file of its own beside the stylesheet, which then names it.
+// the deck loads nothing from another host. Its theme's text is set in the lab's own fonts (the
+// system's), not in the Source Sans Pro it carries inline as data: URLs: those 430 KB of font
+// were the deck's slowest start (a phone on a slow network waited for them before the title
+// painted: 3.0 s to its largest paint on Lighthouse's mobile preset), and the lab's
+// Content-Security-Policy (font-src falls back to 'self') refuses data: fonts anyway.
 //
 //   node scripts/reveal.mjs
 
-import { createHash } from 'node:crypto';
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,15 +16,18 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DIST = join(ROOT, 'node_modules', 'reveal.js', 'dist');
 const OUT = join(ROOT, 'www', 'vendor', 'reveal');
 
-await mkdir(join(OUT, 'fonts'), { recursive: true });
+/** The lab's font stack (www/style.css). */
+const FONTS = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "PingFang SC", "Microsoft YaHei", sans-serif';
+
+await mkdir(OUT, { recursive: true });
+// (Earlier builds wrote the theme's fonts to files here.)
+await rm(join(OUT, 'fonts'), { recursive: true, force: true });
 for (const file of ['reset.css', 'reveal.css', 'reveal.js']) await copyFile(join(DIST, file), join(OUT, file));
 const theme = await readFile(join(DIST, 'theme', 'white-contrast.css'), 'utf8');
-const fonts = [];
-const css = theme.replace(/url\(data:font\/(\w+);base64,([A-Za-z0-9+/=]+)\)/g, (_, format, base64) => {
-  const bytes = Buffer.from(base64, 'base64');
-  const name = `fonts/${createHash('sha256').update(bytes).digest('hex').slice(0, 12)}.${format}`;
-  fonts.push(writeFile(join(OUT, name), bytes));
-  return `url(${name})`;
-});
-await Promise.all(fonts);
+const faces = theme.match(/@font-face\{[^}]*\}/g) ?? [];
+if (faces.length === 0 || !theme.includes('"Source Sans Pro"')) {
+  throw new Error('reveal.js theme white-contrast.css: no Source Sans Pro faces to replace (a new reveal.js?)');
+}
+const css = faces.reduce((text, face) => text.replace(face, ''), theme).replaceAll('"Source Sans Pro", Helvetica, sans-serif', FONTS);
+if (/Source Sans Pro|data:font/.test(css)) throw new Error('reveal.js theme white-contrast.css: a font left in');
 await writeFile(join(OUT, 'white-contrast.css'), css);

@@ -121,7 +121,8 @@
    * Puts the page's own words in `lang` (`word(key)` looks each up): its static texts and
    * labels, and panel `panel`'s title, introduction and chart label. app.js calls it whenever
    * the language or the panel changes; here it runs before the module, with the words
-   * shell.js brings.
+   * shell.js brings. The introduction is put in the chart's box too, which shows it while the
+   * solver loads where the page's own is not shown (embedded, on stage).
    */
   function applyWords(word, panel, lang) {
     html.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -131,7 +132,10 @@
     var labelled = document.querySelectorAll('[data-i18n-label]');
     for (var j = 0; j < labelled.length; j += 1) labelled[j].setAttribute('aria-label', word(labelled[j].getAttribute('data-i18n-label')));
     document.getElementById('panel-title').textContent = word('panel.' + panel);
-    document.getElementById('panel-intro').textContent = word('panel.' + panel + '.intro');
+    var intro = word('panel.' + panel + '.intro');
+    document.getElementById('panel-intro').textContent = intro;
+    var early = document.getElementById('loading-intro');
+    if (early) early.textContent = intro;
     document.getElementById('chart').setAttribute('aria-label', word('panel.' + panel + '.chart'));
     var toggle = document.getElementById('lang-toggle');
     toggle.textContent = word('lang.switch');

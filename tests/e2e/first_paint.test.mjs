@@ -60,6 +60,13 @@ describe('first paint', () => {
       const loading = await page.textContent('#loading');
       assert.match(loading, query.includes('lang=zh') ? /求解器/ : /solver/);
       if (title) assert.equal(await page.textContent('#panel-title'), title);
+      // Embedded and on stage, where the page's introduction is hidden, the chart's box shows
+      // it while the solver loads; elsewhere the page's own shows, and the box's does not.
+      const intro = await page.textContent('#panel-intro');
+      assert.ok(intro.length > 40, intro);
+      assert.equal(await page.textContent('#loading-intro'), intro);
+      const framed = /embed=1|stage=1/.test(query);
+      assert.deepEqual([await page.isVisible('#loading-intro'), await page.isVisible('#panel-intro')], [framed, !framed]);
       const first = await box(page);
       assert.ok(first.width > 200 && first.height >= 220, JSON.stringify(first));
       release();
