@@ -131,6 +131,11 @@ async function openPanel(name, pairs) {
   applyLanguage();
   syncControls();
   clearErrors();
+  // The address (Chromium's replaceState can take 10 ms) and the first drawing follow in a
+  // task of their own: with the controls and the words, one task was over 50 ms on a phone
+  // 4× slower. A panel asked for meanwhile takes over from here.
+  await yieldTask();
+  if (ticket !== opening) return false;
   writeUrl();
   show();
   startWork();
