@@ -172,8 +172,10 @@ describe('first paint', () => {
       const asked = [];
       page.on('request', (request) => asked.push(new URL(request.url()).pathname));
       await page.route('**/app.min.js', () => {}); // never answered
+      // (Waited for from before the page is asked for: the words may be in before it is read.)
+      const words = page.waitForResponse((response) => response.url().endsWith(`/strings/en/${panel}.js`));
       await page.goto(`${env.url}?lesson=sparsity&step=${step}`, { waitUntil: 'domcontentloaded' });
-      await page.waitForResponse((response) => response.url().endsWith(`/strings/en/${panel}.js`));
+      await words;
       assert.ok(asked.some((path) => path.endsWith('/lessons/sparsity.json')), asked.join(' '));
       await context.close();
     }
