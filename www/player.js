@@ -99,8 +99,8 @@ function step(move) {
  */
 /** A slice's budget: 6 ms here stays under 50 ms on a phone 4× slower with what else its task
  *  holds (a piece begun in time is finished, and the progress read); 10 ms left tasks of 12–17
- *  ms here, over 50 at 4× (Lighthouse's mobile blocking time on the classification lesson
- *  went 187–379 → 71–158 ms). */
+ *  ms here, over 50 at 4×. (Lighthouse's mobile blocking time on the classification lesson,
+ *  single runs on a noisy machine: 187 and 379 ms before, 71–234 ms after.) */
 const SLICE_MS = 6;
 /** While the frame asked for waits to be drawn, slices are this short: the browser draws it
  *  between two slices, so it would otherwise wait for the end of the slice under way. */
