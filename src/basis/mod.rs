@@ -483,8 +483,9 @@ impl Basis {
     }
 
     /// φ(x) as a column vector of length M. Unchecked: a formula's function may be NaN or
-    /// ±∞ at x (a division by zero); to draw curves on a grid, [`Basis::design_matrix`] of
-    /// the grid checks every value (and evaluates a formula a column at a time, faster).
+    /// ±∞ at x (a division by zero); to draw curves on a grid, [`Basis::features_on`] (or
+    /// [`Basis::design_matrix`]) of the grid checks every value (and evaluates a formula a
+    /// column at a time, faster).
     pub fn features(&self, x: f64) -> DVector<f64> {
         let mut v = DVector::zeros(self.len());
         self.eval_into(x, v.as_mut_slice());
