@@ -12,6 +12,8 @@
 //     --preset P   desktop or mobile only
 //     --only TEXT  only the pages whose address contains TEXT
 //     --root DIR   the built page in DIR instead of www/ (another build, for a before/after)
+//     --tasks      also list each page's long tasks as Lighthouse simulates them (start and
+//                  length in ms, the script it blames): where the blocking time comes from
 
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
@@ -76,6 +78,9 @@ async function audit(url, config, port) {
     script: (lhr.audits['mainthread-work-breakdown']?.details?.items ?? [])
       .filter((item) => item.group === 'scriptEvaluation')
       .reduce((sum, item) => sum + item.duration, 0),
+    tasks: (lhr.audits['long-tasks']?.details?.items ?? []).map(
+      (task) => `${task.startTime.toFixed(0)}+${task.duration.toFixed(0)} ${String(task.url).split('/').pop()}`,
+    ),
   };
 }
 
@@ -93,6 +98,7 @@ try {
       medians.push({ page, ...r });
       const ms = (v) => v.toFixed(0).padStart(9);
       console.log(`${preset.padEnd(8)} ${page.padEnd(35)} ${String(r.score).padStart(5)} ${ms(r.fcp)} ${ms(r.lcp)} ${ms(r.tbt)} ${r.cls.toFixed(3).padStart(7)} ${ms(r.script)}`);
+      if (process.argv.includes('--tasks')) console.log(`         long tasks: ${r.tasks.join(', ') || 'none'}`);
     }
     const worst = (key, sign) => medians.reduce((a, b) => (sign * (b[key] - a[key]) > 0 ? b : a));
     const low = worst('score', -1);

@@ -142,7 +142,10 @@ const HIDDEN_KEYS: &[&str] =
 
 /// Every panel's description, opened once.
 static DESCRIPTIONS: LazyLock<Vec<Description>> = LazyLock::new(|| {
-    PANELS.iter().map(|entry| (entry.open)().expect("every panel's defaults compute").describe()).collect()
+    PANELS
+        .iter()
+        .map(|entry| (entry.open)(&[], &mut vec![]).expect("every panel's defaults compute").describe())
+        .collect()
 });
 
 /// Every key any panel has, and the hidden ones.

@@ -15,7 +15,7 @@ fn property(value: &JsValue, key: &str) -> JsValue {
 
 #[wasm_bindgen_test]
 fn a_bad_value_is_a_js_error_with_message_and_code() {
-    let mut lab = Lab::new("predictive").unwrap();
+    let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
     let error = lab.set("beta", "-1").unwrap_err();
     let error: js_sys::Error = error.dyn_into().expect("a JS Error");
     assert_eq!(String::from(error.message()), "β must be > 0, but is -1");
@@ -28,9 +28,9 @@ fn a_bad_value_is_a_js_error_with_message_and_code() {
 
 #[wasm_bindgen_test]
 fn unknown_panel_and_no_data_are_errors() {
-    let error = Lab::new("nonsense").err().expect("refused");
+    let error = Lab::new("nonsense", JsValue::UNDEFINED).err().expect("refused");
     assert_eq!(property(&error, "code").as_string().as_deref(), Some("unknown-choice"));
-    let mut lab = Lab::new("predictive").unwrap();
+    let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
     let error = lab.set("N", "0").unwrap_err();
     assert_eq!(property(&error, "code").as_string().as_deref(), Some("no-data"));
     assert_eq!(lab.value("N").as_deref(), Some("10"));
@@ -38,15 +38,37 @@ fn unknown_panel_and_no_data_are_errors() {
 
 #[wasm_bindgen_test]
 fn query_notices_name_their_key() {
-    let mut lab = Lab::new("predictive").unwrap();
     let pairs = js_sys::Array::of2(
         &js_sys::Array::of2(&"M".into(), &"4".into()),
         &js_sys::Array::of2(&"alpha".into(), &"-3".into()),
     );
-    let notices = lab.apply_query(pairs.into()).unwrap();
+    let mut lab = Lab::new("predictive", pairs.into()).unwrap();
+    let notices = lab.opening_notices();
     assert_eq!(notices.len(), 1);
     assert_eq!(property(&notices[0], "key").as_string().as_deref(), Some("alpha"));
     assert_eq!(lab.value("M").as_deref(), Some("4"));
+    assert_eq!(
+        lab.value("alpha"),
+        Lab::new("predictive", JsValue::UNDEFINED).unwrap().value("alpha"),
+        "alpha kept its default"
+    );
+    assert!(lab.opening_notices().is_empty(), "the notices are given once");
+}
+
+#[wasm_bindgen_test]
+fn a_state_that_does_not_compute_opens_the_defaults_with_a_notice() {
+    // Each value is allowed alone, but no points at all cannot be fitted.
+    let pairs = js_sys::Array::of2(
+        &js_sys::Array::of2(&"M".into(), &"4".into()),
+        &js_sys::Array::of2(&"N".into(), &"0".into()),
+    );
+    let mut lab = Lab::new("predictive", pairs.into()).unwrap();
+    let notices = lab.opening_notices();
+    assert_eq!(notices.len(), 1);
+    assert_eq!(property(&notices[0], "key").as_string().as_deref(), Some(""));
+    assert_eq!(property(&notices[0], "code").as_string().as_deref(), Some("no-data"));
+    let defaults = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
+    assert_eq!((lab.value("M"), lab.value("N")), (defaults.value("M"), defaults.value("N")));
 }
 
 #[wasm_bindgen_test]
@@ -55,7 +77,7 @@ fn draws_on_a_canvas_and_maps_clicks_back() {
     let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
     canvas.set_width(600);
     canvas.set_height(400);
-    let mut lab = Lab::new("predictive").unwrap();
+    let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
     lab.draw(canvas.clone(), 1.0).unwrap();
     let area = lab.plot_area();
     let [left, top, right, bottom] = ["left", "top", "right", "bottom"].map(|k| property(&area, k).as_f64().unwrap());
@@ -81,7 +103,7 @@ fn text(value: &JsValue, key: &str) -> String {
 
 #[wasm_bindgen_test]
 fn reports_arrive_as_plain_objects_of_the_documented_shape() {
-    let mut lab = Lab::new("least-squares").unwrap();
+    let mut lab = Lab::new("least-squares", JsValue::UNDEFINED).unwrap();
     // Ten points (distinct x) under fourteen polynomial basis functions: Φ has rank 10.
     lab.set("M", "14").unwrap();
     let description = lab.describe();
@@ -94,7 +116,7 @@ fn reports_arrive_as_plain_objects_of_the_documented_shape() {
     assert_eq!(text(&control, "type"), "integer");
     // The slider ends where the panel's limit is (least squares takes M up to 100).
     assert_eq!((property(&control, "min").as_f64(), property(&control, "max").as_f64()), (Some(1.0), Some(100.0)));
-    assert!(Lab::new("least-squares").unwrap().set("M", "101").is_err(), "and refuses above it");
+    assert!(Lab::new("least-squares", JsValue::UNDEFINED).unwrap().set("M", "101").is_err(), "and refuses above it");
     let bias = params.iter().find(|p| text(p, "key") == "bias").expect("bias is a parameter");
     assert_eq!(text(&property(bias, "control"), "type"), "toggle");
     let basis = params.iter().find(|p| text(p, "key") == "basis").expect("basis is a parameter");
@@ -127,10 +149,10 @@ fn reports_arrive_as_plain_objects_of_the_documented_shape() {
 
 #[wasm_bindgen_test]
 fn malformed_pairs_are_type_errors_and_change_nothing() {
-    let mut lab = Lab::new("predictive").unwrap();
+    let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
     let m = lab.value("M");
     for bad in [JsValue::from_str("M=4"), js_sys::Array::of1(&js_sys::Array::of2(&"M".into(), &4.into())).into()] {
-        let error = lab.apply_query(bad.clone()).unwrap_err();
+        let error = Lab::new("predictive", bad.clone()).err().expect("refused");
         assert!(error.is_instance_of::<js_sys::TypeError>());
         assert!(lab.set_labels(bad).unwrap_err().is_instance_of::<js_sys::TypeError>());
     }
@@ -139,7 +161,7 @@ fn malformed_pairs_are_type_errors_and_change_nothing() {
 
 #[wasm_bindgen_test]
 fn a_lesson_action_adds_highlights_and_steps_in_that_order() {
-    let mut lab = Lab::new("fast-rvm").unwrap();
+    let mut lab = Lab::new("fast-rvm", JsValue::UNDEFINED).unwrap();
     let points = js_sys::Array::of1(&js_sys::Array::of2(&0.5.into(), &2.0.into()));
     lab.apply_action(points.into(), Some(3), 4).unwrap();
     assert_eq!(lab.value("points").as_deref(), Some("0.5:2"));
@@ -152,7 +174,7 @@ fn a_lesson_action_adds_highlights_and_steps_in_that_order() {
 
 #[wasm_bindgen_test]
 fn point_at_gives_the_count_and_the_entry_of_points() {
-    let mut lab = Lab::new("predictive").unwrap();
+    let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
     lab.set("N", "7").unwrap();
     let points = array(&lab.points());
     assert_eq!(points.len(), 7);
@@ -215,7 +237,7 @@ fn batched_lines_and_circles_are_the_pixels_of_one_by_one() {
 fn a_formula_without_the_formula_module_is_refused() {
     // What the page's module does when it starts (wasm-bindgen-test does not call it).
     rvm_lab::web::start();
-    let mut lab = Lab::new("basis").unwrap();
+    let mut lab = Lab::new("basis", JsValue::UNDEFINED).unwrap();
     let error = lab.set("basis", "formula").unwrap_err();
     assert_eq!(property(&error, "code").as_string().as_deref(), Some("formula-module-missing"));
     assert_eq!(lab.value("basis").as_deref(), Some("gaussian"));
@@ -235,7 +257,7 @@ fn the_formula_module_s_error_reaches_the_page_with_its_code_and_values() {
         js_sys::Reflect::set(&module, &name.into(), &refuse).unwrap();
     }
     js_sys::Reflect::set(&global, &"rvmLabFormula".into(), &module).unwrap();
-    let mut lab = Lab::new("basis").unwrap();
+    let mut lab = Lab::new("basis", JsValue::UNDEFINED).unwrap();
     let error = lab.set("basis", "formula").unwrap_err();
     js_sys::Reflect::delete_property(&global, &"rvmLabFormula".into()).unwrap();
     assert_eq!(property(&error, "code").as_string().as_deref(), Some("formula-unknown-name-suggestion"));

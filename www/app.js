@@ -94,12 +94,11 @@ async function openPanel(name, pairs) {
   ]);
   if (ticket !== opening) return false;
   pause();
-  // The panel is computed with its defaults, then at the URL's state, each in a task of its
-  // own, so that neither with the page's work after them is one long task on a slow phone;
-  // the panel shown until then stays as it was.
-  const lab = call(() => new Lab(name));
-  await yieldTask();
-  const notices = ticket === opening ? call(() => lab.applyQuery(pairs)) : [];
+  // The panel is computed once, at the URL's state (at its defaults, with a notice, if that
+  // state does not compute), in a task of its own: with the page's work after it, it would be
+  // one long task on a slow phone. The panel shown until then stays as it was.
+  const lab = call(() => new Lab(name, pairs));
+  const notices = call(() => lab.openingNotices());
   await yieldTask();
   if (ticket !== opening) {
     lab.free();

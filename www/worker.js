@@ -52,8 +52,7 @@ self.onmessage = async ({ data }) => {
 function run({ id, panel, pairs, fingerprint }) {
   let lab;
   try {
-    lab = new Lab(panel);
-    lab.applyQuery(pairs);
+    lab = new Lab(panel, pairs);
   } catch (error) {
     lab?.free();
     postMessage({ failed: `the panel did not open: ${error?.message ?? error}` });

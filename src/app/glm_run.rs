@@ -15,7 +15,7 @@ use plotters::prelude::*;
 use crate::app::background::{Background, Compared, Comparisons, Detachable, Outcome, fingerprint};
 use crate::app::fast_steps;
 use crate::app::plotted::{Plotted, Tabulate};
-use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay};
+use crate::app::replay::{Checkpointed, Player, Replay};
 use crate::app::report::{Message, Readout, Report, Table, Word};
 use crate::app::settings::FRAME_KEY;
 use crate::error::Result;
@@ -84,11 +84,17 @@ impl Compared for Comparison {
 
 impl GlmRun {
     /// The fast run of `likelihood` on the design `phi` and targets `t` with `options`, its
-    /// first slice recorded and step `frame` asked for; with `compare`, the classic sweeps
+    /// first piece recorded and step `frame` asked for; with `compare`, the classic sweeps
     /// on the same design, set up in the background (left out if they cannot start).
     ///
+    /// Only one piece here (not [`crate::app::replay::FIRST_SLICE`]'s units): a piece of a
+    /// Laplace step is a Newton step or a block of the quality factors over N × M, and a
+    /// slice of them was most of opening the Poisson panel: 32 ms on the module's first run
+    /// (in node on this machine; 10 ms with one piece), over 50 ms on a phone 4× slower. The
+    /// page's work records the rest in time slices.
+    ///
     /// # Errors
-    /// What [`Problem::new`], [`FastRvmClassifier::with_likelihood`] and the first steps
+    /// What [`Problem::new`], [`FastRvmClassifier::with_likelihood`] and the first piece
     /// refuse (targets that are not the likelihood's, a design of zeros …).
     pub fn start(
         likelihood: Likelihood,
@@ -101,7 +107,7 @@ impl GlmRun {
         let copy = compare.then(|| (phi.clone(), t.clone()));
         let problem = Arc::new(Problem::new(phi, t)?);
         let fast = FastRvmClassifier::with_likelihood(likelihood, problem, options)?;
-        let run = Checkpointed::start(fast, &mut Budget::units(FIRST_SLICE))?;
+        let run = Checkpointed::start(fast, &mut Budget::units(1))?;
         let comparisons = match copy {
             Some((phi, t)) => {
                 let settings = ClassifierSettings::default();

@@ -35,7 +35,7 @@ pub mod scene;
 pub mod settings;
 
 pub use panel::{Description, Grab, Handle, Layout, Live, Panel, PanelModel};
-pub use panels::{PANELS, names, open_panel};
+pub use panels::{PANELS, names, open_panel, open_panel_at};
 pub use params::{Control, Notice, ParamSpec};
 pub use plotted::{Heading, Name, Plotted};
 pub use report::{Cell, Message, Readout, Report, Sentence, Table, Word};
@@ -62,6 +62,31 @@ mod tests {
             }
         }
         assert_eq!(open_panel("nope").err().map(|e| e.code()), Some("unknown-choice"));
+    }
+
+    #[test]
+    fn opening_at_a_state_is_applying_it_to_the_defaults() {
+        let pairs = |list: &[(&str, &str)]| list.iter().map(|&(k, v)| (k.to_owned(), v.to_owned())).collect::<Vec<_>>();
+        let finished = |mut panel: Box<dyn PanelModel>| {
+            while panel.work(crate::solver::Budget::unlimited()) {}
+            crate::app::panel::plotted_data_csv(&*panel)
+        };
+        let codes = |notices: &[Notice]| notices.iter().map(|n| (n.key.clone(), n.error.code())).collect::<Vec<_>>();
+        for name in names() {
+            // The frame before the data, a key the panel has not, and (for some) no data at all.
+            for state in
+                [pairs(&[("step", "3"), ("seed", "2"), ("nonsense", "1")]), pairs(&[("seed", "2"), ("N", "0")])]
+            {
+                let (opened, notices) = open_panel_at(name, &state).unwrap();
+                let mut applied = open_panel(name).unwrap();
+                let expected = applied.apply_query(&state);
+                assert_eq!(codes(&notices), codes(&expected), "{name} at {state:?}");
+                assert_eq!(finished(opened), finished(applied), "{name} at {state:?}");
+            }
+        }
+        let (predictive, notices) = open_panel_at("predictive", &pairs(&[("N", "0")])).unwrap();
+        assert_eq!(codes(&notices), [(String::new(), "no-data")], "the whole did not compute");
+        assert_eq!(predictive.query(), open_panel("predictive").unwrap().query(), "its defaults stand");
     }
 
     #[test]

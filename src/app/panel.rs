@@ -17,7 +17,7 @@ use super::params::{Notice, ParamSpec};
 use super::plotted::{Plotted, plotted_csv};
 use super::replay::Player;
 use super::report::{Message, Report, ensure_shown_finite, with_state};
-use super::settings::{CENTRES_KEY, PointSink, Settings, formula_sentence};
+use super::settings::{CENTRES_KEY, FRAME_KEY, PointSink, Settings, formula_sentence};
 use crate::backend::PageBackend;
 use crate::error::{Error, Result};
 use crate::plot::{Labels, PlotArea};
@@ -113,6 +113,18 @@ pub trait Panel: Sized + 'static {
     /// What the chart plots, as tables: the scenes [`Panel::draw`] draws, each tabulated
     /// by its chart type ([`super::plotted::Tabulate`]).
     fn plotted(&self) -> Vec<Plotted>;
+
+    /// What [`Live::check`] reads of what the chart plots: all of [`Panel::plotted`] by
+    /// default. A panel may leave out a table that is finite by construction given numbers
+    /// it checks here instead (a class map: probabilities of activations bounded by the
+    /// weights, [`crate::plot::classes::ensure_map_finite`]), so that a change does not
+    /// compute that table before the drawing's own task ([`Panel::prepare_drawing`]).
+    ///
+    /// # Errors
+    /// [`Error::Overflow`] naming what would make a table left out not finite.
+    fn plotted_to_check(&self) -> Result<Vec<Plotted>> {
+        Ok(self.plotted())
+    }
 
     /// The data points of `settings` that a press on the plot or the add-point form extends,
     /// if the panel has such data.
@@ -280,6 +292,22 @@ impl<P: Panel> Live<P> {
         Self::with_settings(P::Settings::default())
     }
 
+    /// The panel at the URL's `pairs`, computed once: its defaults with the pairs assigned,
+    /// each unusable one keeping its default with a notice in `notices` — what
+    /// [`PanelModel::apply_query`] makes of a panel at its defaults, without computing those
+    /// first. (Opening the defaults instead when the whole does not compute is left to the
+    /// caller, [`super::open_panel_at`], written once for every panel.)
+    ///
+    /// # Errors
+    /// Whatever [`Panel::compute`] refuses of that state.
+    pub fn at_query(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Result<Self> {
+        let mut settings = P::Settings::default();
+        // A panel that animates records its frame under FRAME_KEY (its player's key).
+        let frame = settings.value(FRAME_KEY).map(|_| FRAME_KEY);
+        notices.extend(assign_pairs(pairs, frame, &mut |key, text| settings.assign(key, text)));
+        Self::with_settings(settings)
+    }
+
     /// The current settings.
     pub fn settings(&self) -> &P::Settings {
         &self.settings
@@ -328,14 +356,14 @@ impl<P: Panel> Live<P> {
         Ok(panel)
     }
 
-    /// [`ensure_shown_finite`] of what `panel` reports and plots: the one check of a result
-    /// before it is committed.
+    /// [`ensure_shown_finite`] of what `panel` reports and plots
+    /// ([`Panel::plotted_to_check`]): the one check of a result before it is committed.
     ///
     /// # Errors
     /// [`Error::Overflow`] naming the first number that is NaN or ±∞ where it may not be.
     #[inline(never)]
     fn check(panel: &P) -> Result<()> {
-        ensure_shown_finite(&panel.report(), &panel.plotted())
+        shown_finite(panel.report(), panel.plotted_to_check())
     }
 
     /// Takes `settings`, whose changed keys the panel all follows, in place: the panel
@@ -391,6 +419,13 @@ impl<P: Panel> Live<P> {
     fn points_of(settings: &P::Settings) -> Vec<(f64, f64)> {
         P::data_points(&mut settings.clone()).and_then(|data| data.points().ok()).unwrap_or_default()
     }
+}
+
+/// [`ensure_shown_finite`] of a panel's report and the tables it has checked, or the
+/// error of those tables (not generic: each panel's [`Live::check`] compiles to two calls
+/// and this).
+fn shown_finite(report: Report, plotted: Result<Vec<Plotted>>) -> Result<()> {
+    ensure_shown_finite(&report, &plotted?)
 }
 
 /// Whether every key whose value differs between the two `(key, value)` lists is one of

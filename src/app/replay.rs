@@ -333,10 +333,15 @@ impl<S: Solver + Clone> Frames for Checkpointed<S> {
         self.is_growing()
     }
 
-    /// Steps the run shown forward when the frame is near, else starts from a checkpoint.
+    /// The recording's newest frame is a copy of its state (a page following the growing run,
+    /// or waiting for a frame beyond it, would otherwise make every step recorded a second
+    /// time, outside the slice's budget); another frame steps the run shown forward when it is
+    /// near, else starts from a checkpoint.
     fn show(&mut self, frame: usize) {
         let at = self.current.iterations();
-        if frame >= at && frame - at <= CHECKPOINT {
+        if frame == self.end.iterations() && frame != at {
+            self.current = self.end.clone();
+        } else if frame >= at && frame - at <= CHECKPOINT {
             while self.current.iterations() < frame && self.current.step().is_ok() {}
         } else {
             self.current = self.state_at(frame);
@@ -443,6 +448,45 @@ mod tests {
         fn iterations(&self) -> usize {
             self.at
         }
+    }
+
+    /// Counts as [`Counter`], and tallies the steps that it and every copy of it take.
+    #[derive(Debug, Clone)]
+    struct Tallied {
+        count: Counter,
+        steps: std::rc::Rc<std::cell::Cell<usize>>,
+    }
+
+    impl Solver for Tallied {
+        type Event = usize;
+        fn next_iter(&mut self) -> Result<usize> {
+            self.steps.set(self.steps.get() + 1);
+            self.count.next_iter()
+        }
+        fn status(&self) -> Status {
+            self.count.status()
+        }
+        fn iterations(&self) -> usize {
+            self.count.iterations()
+        }
+    }
+
+    #[test]
+    fn following_the_recording_takes_each_step_once() {
+        let steps = std::rc::Rc::new(std::cell::Cell::new(0));
+        let tallied = Tallied { count: Counter { at: 0, to: 50 }, steps: steps.clone() };
+        let run = Checkpointed::start(tallied, &mut Budget::units(7)).unwrap();
+        // A frame beyond the end: the newest frame is shown while the recording grows.
+        let mut replay = Replay::new(run, Some("step"), 99);
+        let mut shown = vec![];
+        while replay.record_more(&mut Budget::units(7)) {
+            shown.push(replay.position().0);
+        }
+        assert_eq!(shown, [14, 21, 28, 35, 42, 49, 50]);
+        assert_eq!(replay.frames().current().count.at, 50);
+        assert_eq!(steps.get(), 50, "each step once: the frame shown is a copy of the recording");
+        replay.show(45);
+        assert_eq!((replay.frames().current().count.at, steps.get()), (45, 50 + 13), "from the checkpoint at 32");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::surface::draw_contours;
 use super::{Axes, LabelKey, Labels, LegendEntry, Mark, PlotArea, area_of, axes, drawing_error, palette, px};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::grid::Surface;
 
 /// The colours of classes 0, 1, 2, … (Okabe–Ito blue, vermilion, green, purple, orange: the
@@ -215,6 +215,20 @@ fn draw_marks<DB: DrawingBackend>(
     Ok(())
 }
 
+/// `Ok` when every class map made from a kernel expansion with these `weights` (the
+/// bias's among them) is finite, without computing one: an activation b + Σⱼ wⱼ k(x, cⱼ)
+/// with kernel values 0 ≤ k ≤ 1, or a difference of two (the multiclass map's aₖ − a₀), is
+/// at most 2 Σ|w| in size, and so is each of its partial sums. While that bound is finite no
+/// activation overflows, and σ or a softmax (with its largest activation subtracted) of
+/// finite activations are probabilities.
+///
+/// # Errors
+/// [`Error::Overflow`] naming the class map, with the bound, when it is not finite.
+pub fn ensure_map_finite(weights: impl IntoIterator<Item = f64>) -> Result<()> {
+    let bound = 2.0 * weights.into_iter().map(f64::abs).sum::<f64>();
+    if bound.is_finite() { Ok(()) } else { Err(Error::overflow("chart.class-map", bound)) }
+}
+
 /// A panel's class map of the frame shown, computed once per frame: by the drawing's
 /// preparation ([`crate::app::Panel::prepare_drawing`], a task of its own before the frame)
 /// or by the first drawing or table that needs it. A new panel (new data, new settings)
@@ -318,6 +332,20 @@ impl ClassMapChart {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_class_map_is_finite_while_its_weights_are_bounded() {
+        assert!(ensure_map_finite([1e300, -1e300, 3.0]).is_ok());
+        // Two weights of 1e308 could make an activation (or a difference) of ±∞.
+        let error = ensure_map_finite([1e308, -1e308]).unwrap_err();
+        assert_eq!(error.code(), "overflow");
+        assert!(error.args().contains(&("quantity", "chart.class-map".to_owned())), "{:?}", error.args());
+        assert!(ensure_map_finite([f64::NAN]).is_err());
+        assert!(ensure_map_finite([f64::INFINITY]).is_err());
+        // 9e307 is finite, but activations of ±9e307 differ by more than f64 holds.
+        assert!(ensure_map_finite([9e307]).is_err());
+        assert!(ensure_map_finite([8e307]).is_ok());
+    }
 
     #[test]
     fn the_legend_colours_are_the_class_colours() {

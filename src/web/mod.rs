@@ -16,7 +16,7 @@ use web_sys::HtmlCanvasElement;
 use crate::app::background::{Outcome, decode_outcomes, encode_outcomes};
 use crate::app::editing::{Editor, PointEdit};
 use crate::app::lesson::LessonAction;
-use crate::app::{Notice, PanelModel, open_panel};
+use crate::app::{Notice, PanelModel, open_panel_at};
 use crate::backend::PageBackend;
 use crate::basis::FormulaModule;
 use crate::error::{Error, FormulaProblem};
@@ -180,15 +180,28 @@ pub struct Lab {
     area: Option<PlotArea>,
     labels: Labels,
     look: Look,
+    /// What of the state it was opened at it could not use, until the page takes them.
+    opening_notices: Vec<Notice>,
 }
 
 #[wasm_bindgen]
 impl Lab {
-    /// The panel called `name` (see [`panel_names`]) with its defaults.
+    /// The panel called `name` (see [`panel_names`]) at the state `[[key, value], …]` (its
+    /// defaults when `pairs` is absent), computed once; [`Lab::opening_notices`] says what
+    /// of that state it could not use.
     #[wasm_bindgen(constructor)]
-    pub fn new(name: &str) -> Result<Lab, JsValue> {
-        let panel = js_result(open_panel(name))?;
-        Ok(Lab { panel, editor: Editor::default(), area: None, labels: Labels::default(), look: Look::Screen })
+    pub fn new(name: &str, pairs: JsValue) -> Result<Lab, JsValue> {
+        let pairs = if pairs.is_undefined() { vec![] } else { string_pairs(&pairs)? };
+        let (panel, opening_notices) = js_result(open_panel_at(name, &pairs))?;
+        let (editor, area, labels, look) = (Editor::default(), None, Labels::default(), Look::Screen);
+        Ok(Lab { panel, editor, area, labels, look, opening_notices })
+    }
+
+    /// The notices for the pairs it was opened at that it could not use, as `Error`s with an
+    /// extra `key` (`""` when the whole state did not compute and its defaults stand); once.
+    #[wasm_bindgen(js_name = openingNotices)]
+    pub fn opening_notices(&mut self) -> Vec<JsValue> {
+        std::mem::take(&mut self.opening_notices).iter().map(notice_to_js).collect()
     }
 
     /// `{name, params: [{key, symbol, control: {type, …}}], animated, playSpeed, pointAxes,
@@ -476,16 +489,6 @@ impl Lab {
     /// The state as `[[key, value], …]` for the URL query.
     pub fn query(&self) -> JsValue {
         self.panel.query().to_js()
-    }
-
-    /// Sets the state from `[[key, value], …]`; returns the notices for unusable pairs
-    /// as `Error`s with an extra `key`.
-    #[wasm_bindgen(js_name = applyQuery)]
-    pub fn apply_query(&mut self, pairs: JsValue) -> Result<Vec<JsValue>, JsValue> {
-        let pairs = string_pairs(&pairs)?;
-        self.editor.forget();
-        let notices = self.panel.apply_query(&pairs);
-        Ok(notices.iter().map(notice_to_js).collect())
     }
 
     /// Sets the words drawn inside charts: `[[key, text], …]` (the page's `chart.*`

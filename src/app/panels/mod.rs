@@ -5,6 +5,7 @@
 //! its line in [`PANELS`] here, and its words in `www/strings/en.js` and `zh.js`.
 
 use super::panel::{Live, Panel, PanelModel};
+use super::params::Notice;
 use crate::error::{Error, Result};
 
 pub mod basis;
@@ -22,13 +23,14 @@ pub mod regularisation;
 pub mod sequential;
 pub mod sparsity;
 
-/// One panel of the list: its name and how to open it with its defaults.
+/// One panel of the list: its name and how to open it at a URL's state.
 #[derive(Clone, Copy)]
 pub struct Entry {
     /// Its name, as in `?panel=…` ([`Panel::NAME`]).
     pub name: &'static str,
-    /// Opens it with its defaults.
-    pub open: fn() -> Result<Box<dyn PanelModel>>,
+    /// Opens it at the URL's pairs ([`Live::at_query`]), a notice for each pair it cannot
+    /// use added to the list given.
+    pub open: fn(&[(String, String)], &mut Vec<Notice>) -> Result<Box<dyn PanelModel>>,
 }
 
 impl Entry {
@@ -38,9 +40,9 @@ impl Entry {
     }
 }
 
-/// Opens panel `P` with its defaults, for the page.
-fn open<P: Panel>() -> Result<Box<dyn PanelModel>> {
-    Ok(Box::new(Live::<P>::try_default()?))
+/// Opens panel `P` at the URL's `pairs`, for the page.
+fn open<P: Panel>(pairs: &[(String, String)], notices: &mut Vec<Notice>) -> Result<Box<dyn PanelModel>> {
+    Ok(Box::new(Live::<P>::at_query(pairs, notices)?))
 }
 
 /// Every panel of the lab, in menu order (the course's order).
@@ -72,10 +74,28 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// [`Error::UnknownChoice`] for a name not in [`PANELS`]; whatever its defaults refuse
 /// (tested never to happen).
 pub fn open_panel(name: &str) -> Result<Box<dyn PanelModel>> {
+    Ok(open_panel_at(name, &[])?.0)
+}
+
+/// The panel called `name` at the URL's `pairs`, computed once ([`Live::at_query`]), and a
+/// notice for each pair it could not use; if that state does not compute as a whole, the
+/// panel at its defaults, with a notice (key `""`) saying why.
+///
+/// # Errors
+/// As [`open_panel`].
+pub fn open_panel_at(name: &str, pairs: &[(String, String)]) -> Result<(Box<dyn PanelModel>, Vec<Notice>)> {
     let entry = PANELS.iter().find(|entry| entry.name == name).ok_or_else(|| Error::UnknownChoice {
         name: "panel",
         value: name.to_owned(),
         options: names().collect::<Vec<_>>().join(", "),
     })?;
-    (entry.open)()
+    let mut notices = vec![];
+    let panel = match (entry.open)(pairs, &mut notices) {
+        Ok(panel) => panel,
+        Err(error) => {
+            notices.push(Notice { key: String::new(), error });
+            (entry.open)(&[], &mut vec![])?
+        }
+    };
+    Ok((panel, notices))
 }

@@ -27,7 +27,7 @@ use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
-use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, square_around};
+use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, ensure_map_finite, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
@@ -213,6 +213,13 @@ impl MulticlassPanel {
         ]
     }
 
+    /// Appends the tables of the history charts to `tables`.
+    fn tabulate_history(&self, tables: &mut Vec<Plotted>) {
+        for chart in self.history_charts().iter().flatten() {
+            chart.tabulate(tables);
+        }
+    }
+
     /// L (top) or the number of relevance vectors (bottom) against sweep, to the sweep
     /// shown in colour, the rest of the run so far faint; `None` before the first fit.
     fn history_chart(
@@ -295,10 +302,20 @@ impl Panel for MulticlassPanel {
 
     fn plotted(&self) -> Vec<Plotted> {
         let mut tables = tabulate_all(&[&self.map_chart()]);
-        for chart in self.history_charts().iter().flatten() {
-            chart.tabulate(&mut tables);
-        }
+        self.tabulate_history(&mut tables);
         tables
+    }
+
+    /// The history charts' tables; the class map's probabilities are finite while its
+    /// weights are bounded ([`ensure_map_finite`]), so the map is computed by the drawing's
+    /// preparation, not by the check of a change.
+    fn plotted_to_check(&self) -> Result<Vec<Plotted>> {
+        if let Some((_, fit)) = self.fit() {
+            ensure_map_finite(fit.weights.iter().flatten().copied())?;
+        }
+        let mut tables = vec![];
+        self.tabulate_history(&mut tables);
+        Ok(tables)
     }
 
     fn report(&self) -> Report {
