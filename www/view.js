@@ -40,15 +40,19 @@ export function schedule() {
   });
 }
 
+/** Tasks of preparation a drawing waits for at most: a class map is four bands of rows. */
+const PREPARATIONS = 6;
+
 /**
- * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first
- * in this task, and the drawing in the next (once only, so that work changing what is shown
- * cannot put the drawing off for ever).
+ * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first,
+ * a piece per task (a band of a class map), and the drawing in the task after the last piece
+ * (after PREPARATIONS at most, so that work changing what is shown cannot put the drawing off
+ * for ever: the drawing computes what is left).
  */
-function drawInTask(prepared = false) {
+function drawInTask(prepared = 0) {
   if (!state.frame || state.dead) return;
-  if (!prepared && prepareDrawing()) {
-    nextTask(() => drawInTask(true));
+  if (prepared < PREPARATIONS && prepareDrawing()) {
+    nextTask(() => drawInTask(prepared + 1));
     return;
   }
   render();

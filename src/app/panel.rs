@@ -98,10 +98,11 @@ pub trait Panel: Sized + 'static {
     /// [`Error::Drawing`] if the backend fails.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
 
-    /// Computes ahead what the next drawing plots, where that is heavy (a class map over a
-    /// grid of 40 000 cells), so that the page can do it in a task of its own before the
-    /// frame and the frame only draws; a drawing that finds nothing prepared computes it
-    /// itself. Whether there was anything to compute; nothing by default.
+    /// Computes ahead a piece of what the next drawing plots, where that is heavy (a band of
+    /// rows of a class map over a grid of 40 000 cells), so that the page can do it in tasks
+    /// of its own, one piece each, before the frame, and the frame only draws; a drawing that
+    /// finds it unprepared computes what is left itself. Whether there was anything to
+    /// compute (the page asks again until there is not); nothing by default.
     fn prepare_drawing(&self) -> bool {
         false
     }

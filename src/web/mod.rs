@@ -509,8 +509,9 @@ impl Lab {
         Ok(())
     }
 
-    /// Computes ahead what the next drawing plots, where that is heavy: the page calls it in
-    /// a task of its own before the frame that draws. Whether there was anything to compute.
+    /// Computes ahead a piece of what the next drawing plots, where that is heavy: the page
+    /// calls it in tasks of its own before the frame that draws, until there was nothing to
+    /// compute. Whether there was anything to compute.
     #[wasm_bindgen(js_name = prepareDrawing)]
     pub fn prepare_drawing(&self) -> bool {
         self.panel.prepare_drawing()

@@ -25,8 +25,7 @@ use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunDat
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
-use crate::grid::evenly_spaced;
-use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, ensure_map_finite, square_around};
+use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, MapSource, ensure_map_finite, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::Event;
 use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
@@ -129,11 +128,16 @@ impl ClassificationPanel {
     /// p(C₁|x) = σ(w*ᵀφ(x)) of the model at the step shown on a [`MAP_CELLS`]² grid
     /// (the mode's prediction, PRML 7.108).
     fn map(&self) -> Rc<ClassMap> {
-        self.map.get(self.run.shown(), || self.compute_map())
+        self.map.get(self.run.shown(), &self.map_source(&|xs, ys| self.probabilities(xs, ys)))
     }
 
-    /// [`Self::map`], computed.
-    fn compute_map(&self) -> ClassMap {
+    /// What [`Self::map`] is made from, with `probabilities` ([`Self::probabilities`]).
+    fn map_source<'a>(&self, probabilities: &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>) -> MapSource<'a> {
+        MapSource { square: self.range, cells: MAP_CELLS, probabilities }
+    }
+
+    /// p(C₀|x) and p(C₁|x) at the nodes `xs` × `ys`, row by row.
+    fn probabilities(&self, xs: &[f64], ys: &[f64]) -> Vec<Vec<f64>> {
         let run = self.current();
         let (mut centres, mut weights, mut bias) = (vec![], vec![], 0.0);
         for (&m, &w) in run.active().iter().zip(run.mode().w.iter()) {
@@ -145,14 +149,10 @@ impl ClassificationPanel {
                 None => bias = w,
             }
         }
-        let ((x0, x1), (y0, y1)) = self.range;
-        let half = |lo: f64, hi: f64| 0.5 * (hi - lo) / MAP_CELLS as f64;
-        let xs = evenly_spaced(x0 + half(x0, x1), x1 - half(x0, x1), MAP_CELLS);
-        let ys = evenly_spaced(y0 + half(y0, y1), y1 - half(y0, y1), MAP_CELLS);
         let p1: Vec<f64> =
-            kernel_expansion_on_grid(&xs, &ys, &centres, &weights, bias, self.width).into_iter().map(sigmoid).collect();
+            kernel_expansion_on_grid(xs, ys, &centres, &weights, bias, self.width).into_iter().map(sigmoid).collect();
         let p0 = p1.iter().map(|p| 1.0 - p).collect();
-        ClassMap::new((x0, x1), (y0, y1), (MAP_CELLS, MAP_CELLS), vec![p0, p1])
+        vec![p0, p1]
     }
 
     /// The map chart of the step shown.
@@ -192,9 +192,7 @@ impl Panel for ClassificationPanel {
 
     /// The class map of the step shown, the heaviest part of a drawing.
     fn prepare_drawing(&self) -> bool {
-        let computed = !self.map.holds(self.run.shown());
-        self.map();
-        computed
+        self.map.prepare(self.run.shown(), &self.map_source(&|xs, ys| self.probabilities(xs, ys)))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -267,9 +265,12 @@ mod tests {
         let mut live = Live::<ClassificationPanel>::try_default().unwrap();
         live.set("s", "0.4").unwrap();
         live.set("step", "0").unwrap();
-        assert!(!live.panel().map.holds(0), "the check of the change did not compute it");
-        assert!(live.prepare_drawing(), "the preparation computes it");
-        assert!(live.panel().map.holds(0));
+        // Nothing of the map was computed by the check of the change: the preparation
+        // makes it, a band of rows per call, then has nothing left to do.
+        let bands = MAP_CELLS.div_ceil(crate::plot::classes::MAP_BAND_ROWS);
+        for band in 0..bands {
+            assert!(live.prepare_drawing(), "band {band}");
+        }
         assert!(!live.prepare_drawing(), "once");
     }
 

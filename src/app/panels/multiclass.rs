@@ -26,8 +26,7 @@ use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, 
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
-use crate::grid::evenly_spaced;
-use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, ensure_map_finite, square_around};
+use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, MapSource, ensure_map_finite, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
@@ -148,19 +147,20 @@ impl MulticlassPanel {
             let ((x0, x1), (y0, y1)) = self.range;
             return Rc::new(ClassMap::blank((x0, x1), (y0, y1), self.classes));
         };
-        self.map.get(shown, || self.compute_map(fit))
+        self.map.get(shown, &self.map_source(&|xs, ys| self.probabilities(fit, xs, ys)))
     }
 
-    /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` on a [`MAP_CELLS`]² grid (PRML 7.120–7.121).
-    /// The softmax is unchanged when one activation is subtracted from all, so the map takes
-    /// aₖ − a₀ = (wₖ − w₀)ᵀφ(x) for k ≥ 1 (class 0's is then 0): K − 1 kernel expansions over
-    /// the same centres, evaluated on the grid, instead of K.
-    fn compute_map(&self, fit: &MulticlassFit) -> ClassMap {
+    /// What [`Self::map`] is made from, with `probabilities` ([`Self::probabilities`]).
+    fn map_source<'a>(&self, probabilities: &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>) -> MapSource<'a> {
+        MapSource { square: self.range, cells: MAP_CELLS, probabilities }
+    }
+
+    /// p(C_k|x) = softmax(w_kᵀφ(x)) of `fit` at the nodes `xs` × `ys`, row by row (PRML
+    /// 7.120–7.121). The softmax is unchanged when one activation is subtracted from all, so
+    /// the map takes aₖ − a₀ = (wₖ − w₀)ᵀφ(x) for k ≥ 1 (class 0's is then 0): K − 1 kernel
+    /// expansions over the same centres, evaluated on the grid, instead of K.
+    fn probabilities(&self, fit: &MulticlassFit, xs: &[f64], ys: &[f64]) -> Vec<Vec<f64>> {
         let classes = fit.classes;
-        let ((x0, x1), (y0, y1)) = self.range;
-        let half = |lo: f64, hi: f64| 0.5 * (hi - lo) / MAP_CELLS as f64;
-        let xs = evenly_spaced(x0 + half(x0, x1), x1 - half(x0, x1), MAP_CELLS);
-        let ys = evenly_spaced(y0 + half(y0, y1), y1 - half(y0, y1), MAP_CELLS);
         let against_first = |w: &[f64]| w[1..].iter().map(|&wk| wk - w[0]).collect::<Vec<f64>>();
         let (mut centres, mut rows, mut biases) = (vec![], vec![], vec![0.0; classes - 1]);
         for (&m, w) in fit.relevant.iter().zip(&fit.weights) {
@@ -173,10 +173,11 @@ impl MulticlassPanel {
             }
         }
         let weights = DMatrix::from_row_slice(centres.len(), classes - 1, &rows);
-        let differences = kernel_expansions_on_grid(&xs, &ys, &centres, &weights, &biases, self.width);
-        let mut probabilities = vec![Vec::with_capacity(MAP_CELLS * MAP_CELLS); classes];
+        let differences = kernel_expansions_on_grid(xs, ys, &centres, &weights, &biases, self.width);
+        let nodes = xs.len() * ys.len();
+        let mut probabilities = vec![Vec::with_capacity(nodes); classes];
         let mut cell = vec![0.0; classes];
-        for i in 0..MAP_CELLS * MAP_CELLS {
+        for i in 0..nodes {
             cell[0] = 0.0;
             for (a, column) in cell[1..].iter_mut().zip(&differences) {
                 *a = column[i];
@@ -186,7 +187,7 @@ impl MulticlassPanel {
                 column.push(p);
             }
         }
-        ClassMap::new((x0, x1), (y0, y1), (MAP_CELLS, MAP_CELLS), probabilities)
+        probabilities
     }
 
     /// The class map with the data and the relevance vectors of the sweep shown.
@@ -281,10 +282,8 @@ impl Panel for MulticlassPanel {
 
     /// The class map of the sweep shown, the heaviest part of a drawing.
     fn prepare_drawing(&self) -> bool {
-        let Some((shown, _)) = self.fit() else { return false };
-        let computed = !self.map.holds(shown);
-        self.map();
-        computed
+        let Some((shown, fit)) = self.fit() else { return false };
+        self.map.prepare(shown, &self.map_source(&|xs, ys| self.probabilities(fit, xs, ys)))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
