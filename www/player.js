@@ -35,6 +35,12 @@ export function play() {
   let owed = 1;
   const tick = () => {
     if (!state.playing || state.dead) return;
+    // The step before is still being prepared for drawing: each step is drawn (a slow
+    // phone plays slower rather than skipping frames).
+    if (state.preparing) {
+      requestAnimationFrame(tick);
+      return;
+    }
     owed += SPEEDS[Number($('#speed').value)] ?? 1;
     const steps = Math.floor(owed);
     owed -= steps;
@@ -129,6 +135,11 @@ export function startWork() {
   let arrivedUndrawn = false;
   const slice = () => {
     if (state.dead) return;
+    // A drawing being prepared goes first: a slice could move the frame it prepares.
+    if (state.preparing) {
+      nextTask(slice);
+      return;
+    }
     arrivedUndrawn &&= Boolean(state.frame);
     let more = false;
     try {

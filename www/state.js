@@ -40,6 +40,9 @@ export const state = {
   /** How long the last drawing of the chart took (ms): background work redraws less often
    *  where drawing is slow (a phone). */
   drawMs: 0,
+  /** Whether a drawing is being prepared, a piece per task (view.js): the background work
+   *  and the player wait for it, so that the frame it prepares stays the one shown. */
+  preparing: false,
   /** Whether the report text already shows the state the next frame draws (`show()`). */
   reportsShown: false,
 };

@@ -50,8 +50,10 @@ const PREPARATIONS = 6;
  * for ever: the drawing computes what is left).
  */
 function drawInTask(prepared = 0) {
+  state.preparing = false;
   if (!state.frame || state.dead) return;
   if (prepared < PREPARATIONS && prepareDrawing()) {
+    state.preparing = true;
     nextTask(() => drawInTask(prepared + 1));
     return;
   }

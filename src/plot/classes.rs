@@ -235,6 +235,10 @@ pub fn ensure_map_finite(weights: impl IntoIterator<Item = f64>) -> Result<()> {
 /// on a phone 4× slower.
 pub const MAP_BAND_ROWS: usize = 50;
 
+/// The K class probabilities at the nodes xs × ys, each class row by row from `ys[0]`
+/// (index iy·|xs| + ix): what a panel's class map is made of ([`MapSource`]).
+pub type Probabilities<'a> = &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>;
+
 /// How a panel's class map is made: its square, its cells along each axis, and
 /// `probabilities(xs, ys)`, the K class probabilities at the nodes xs × ys (ys a band of
 /// rows), each class row by row from `ys[0]` (index iy·|xs| + ix).
@@ -244,7 +248,7 @@ pub struct MapSource<'a> {
     /// Cells along each axis.
     pub cells: usize,
     /// The probabilities at the nodes of a band.
-    pub probabilities: &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>,
+    pub probabilities: Probabilities<'a>,
 }
 
 /// A class map being made: the probabilities of the bands of rows done so far (each class

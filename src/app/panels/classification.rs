@@ -25,7 +25,9 @@ use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunDat
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, MapSource, ensure_map_finite, square_around};
+use crate::plot::classes::{
+    ClassMap, ClassMapChart, MapCache, MapSource, Probabilities, ensure_map_finite, square_around,
+};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::Event;
 use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
@@ -132,7 +134,7 @@ impl ClassificationPanel {
     }
 
     /// What [`Self::map`] is made from, with `probabilities` ([`Self::probabilities`]).
-    fn map_source<'a>(&self, probabilities: &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>) -> MapSource<'a> {
+    fn map_source<'a>(&self, probabilities: Probabilities<'a>) -> MapSource<'a> {
         MapSource { square: self.range, cells: MAP_CELLS, probabilities }
     }
 

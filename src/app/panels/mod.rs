@@ -23,14 +23,17 @@ pub mod regularisation;
 pub mod sequential;
 pub mod sparsity;
 
+/// Opens a panel at a URL's pairs, a notice for each pair it cannot use added to the list
+/// given ([`Live::at_query`]).
+pub type Open = fn(&[(String, String)], &mut Vec<Notice>) -> Result<Box<dyn PanelModel>>;
+
 /// One panel of the list: its name and how to open it at a URL's state.
 #[derive(Clone, Copy)]
 pub struct Entry {
     /// Its name, as in `?panel=…` ([`Panel::NAME`]).
     pub name: &'static str,
-    /// Opens it at the URL's pairs ([`Live::at_query`]), a notice for each pair it cannot
-    /// use added to the list given.
-    pub open: fn(&[(String, String)], &mut Vec<Notice>) -> Result<Box<dyn PanelModel>>,
+    /// Opens it at the URL's pairs.
+    pub open: Open,
 }
 
 impl Entry {

@@ -26,7 +26,9 @@ use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, 
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::classes::{ClassMap, ClassMapChart, MapCache, MapSource, ensure_map_finite, square_around};
+use crate::plot::classes::{
+    ClassMap, ClassMapChart, MapCache, MapSource, Probabilities, ensure_map_finite, square_around,
+};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
@@ -151,7 +153,7 @@ impl MulticlassPanel {
     }
 
     /// What [`Self::map`] is made from, with `probabilities` ([`Self::probabilities`]).
-    fn map_source<'a>(&self, probabilities: &'a dyn Fn(&[f64], &[f64]) -> Vec<Vec<f64>>) -> MapSource<'a> {
+    fn map_source<'a>(&self, probabilities: Probabilities<'a>) -> MapSource<'a> {
         MapSource { square: self.range, cells: MAP_CELLS, probabilities }
     }
 
