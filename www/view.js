@@ -40,8 +40,11 @@ export function schedule() {
   });
 }
 
-/** Tasks of preparation a drawing waits for at most: a class map is four bands of rows. */
+/** Tasks of preparation a drawing waits for at most (a class map is four bands of rows),
+ *  and the time each may take, as a slice of the background work (a band begun in time is
+ *  finished): a light map is made in one task, a heavy one a band per task. */
 const PREPARATIONS = 6;
+const PREPARE_MS = 6;
 
 /**
  * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first,
@@ -64,7 +67,7 @@ function drawInTask(prepared = 0) {
 function prepareDrawing() {
   if (state.dead || !state.lab) return false;
   try {
-    return call(() => state.lab.prepareDrawing());
+    return call(() => state.lab.prepareDrawing(PREPARE_MS));
   } catch {
     return false; // The drawing meets the same failure and reports it.
   }

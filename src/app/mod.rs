@@ -20,6 +20,7 @@
 
 pub mod background;
 pub mod centres;
+pub mod class_map;
 pub mod editing;
 pub mod fast_steps;
 pub mod glm_run;

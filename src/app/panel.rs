@@ -98,12 +98,12 @@ pub trait Panel: Sized + 'static {
     /// [`Error::Drawing`] if the backend fails.
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
 
-    /// Computes ahead a piece of what the next drawing plots, where that is heavy (a band of
-    /// rows of a class map over a grid of 40 000 cells), so that the page can do it in tasks
-    /// of its own, one piece each, before the frame, and the frame only draws; a drawing that
+    /// Computes ahead what the next drawing plots, where that is heavy (a class map over a
+    /// grid of 40 000 cells, a band of rows at a time), within `budget`, so that the page can
+    /// do it in tasks of its own before the frame, and the frame only draws; a drawing that
     /// finds it unprepared computes what is left itself. Whether there was anything to
     /// compute (the page asks again until there is not); nothing by default.
-    fn prepare_drawing(&self) -> bool {
+    fn prepare_drawing(&self, _budget: &mut Budget) -> bool {
         false
     }
 
@@ -629,7 +629,7 @@ pub trait PanelModel {
     fn draw(&self, root: &DrawingArea<PageBackend<'_>, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea>;
     /// Computes ahead what the next drawing plots ([`Panel::prepare_drawing`]); whether
     /// there was anything to compute.
-    fn prepare_drawing(&self) -> bool;
+    fn prepare_drawing(&self, budget: Budget) -> bool;
 }
 
 impl<P: Panel> PanelModel for Live<P> {
@@ -804,8 +804,8 @@ impl<P: Panel> PanelModel for Live<P> {
         Live::draw(self, root, scale, labels)
     }
 
-    fn prepare_drawing(&self) -> bool {
-        self.panel.prepare_drawing()
+    fn prepare_drawing(&self, mut budget: Budget) -> bool {
+        self.panel.prepare_drawing(&mut budget)
     }
 }
 

@@ -509,12 +509,13 @@ impl Lab {
         Ok(())
     }
 
-    /// Computes ahead a piece of what the next drawing plots, where that is heavy: the page
-    /// calls it in tasks of its own before the frame that draws, until there was nothing to
-    /// compute. Whether there was anything to compute.
+    /// Computes ahead what the next drawing plots, where that is heavy, for about `ms`
+    /// milliseconds (a piece begun in time is finished): the page calls it in tasks of its
+    /// own before the frame that draws, until there was nothing to compute. Whether there was
+    /// anything to compute.
     #[wasm_bindgen(js_name = prepareDrawing)]
-    pub fn prepare_drawing(&self) -> bool {
-        self.panel.prepare_drawing()
+    pub fn prepare_drawing(&self, ms: f64) -> bool {
+        self.panel.prepare_drawing(Budget::millis(ms))
     }
 
     /// The chart as an SVG document of `width` × `height` pixels, lengths and text scaled

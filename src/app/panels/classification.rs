@@ -14,6 +14,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::app::background::Detachable;
+use crate::app::class_map::{MapCache, MapSource, Probabilities};
 use crate::app::fast_steps::{self, action_colour};
 use crate::app::glm_run::GlmRun;
 use crate::app::labelled::LabelledData;
@@ -25,9 +26,7 @@ use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunDat
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::classes::{
-    ClassMap, ClassMapChart, MapCache, MapSource, Probabilities, ensure_map_finite, square_around,
-};
+use crate::plot::classes::{ClassMap, ClassMapChart, ensure_map_finite, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::Event;
 use crate::rvm::classification::{FastRvmClassifier, accuracy, sigmoid};
@@ -193,8 +192,8 @@ impl Panel for ClassificationPanel {
     }
 
     /// The class map of the step shown, the heaviest part of a drawing.
-    fn prepare_drawing(&self) -> bool {
-        self.map.prepare(self.run.shown(), &self.map_source(&|xs, ys| self.probabilities(xs, ys)))
+    fn prepare_drawing(&self, budget: &mut Budget) -> bool {
+        self.map.prepare(self.run.shown(), &self.map_source(&|xs, ys| self.probabilities(xs, ys)), budget)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -269,11 +268,11 @@ mod tests {
         live.set("step", "0").unwrap();
         // Nothing of the map was computed by the check of the change: the preparation
         // makes it, a band of rows per call, then has nothing left to do.
-        let bands = MAP_CELLS.div_ceil(crate::plot::classes::MAP_BAND_ROWS);
+        let bands = MAP_CELLS.div_ceil(crate::app::class_map::MAP_BAND_ROWS);
         for band in 0..bands {
-            assert!(live.prepare_drawing(), "band {band}");
+            assert!(live.prepare_drawing(Budget::units(1)), "band {band}");
         }
-        assert!(!live.prepare_drawing(), "once");
+        assert!(!live.prepare_drawing(Budget::unlimited()), "once");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use nalgebra::DMatrix;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::app::class_map::{MapCache, MapSource, Probabilities};
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real};
@@ -26,9 +27,7 @@ use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, 
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
 use crate::error::{Error, Result, ensure_positive};
-use crate::plot::classes::{
-    ClassMap, ClassMapChart, MapCache, MapSource, Probabilities, ensure_map_finite, square_around,
-};
+use crate::plot::classes::{ClassMap, ClassMapChart, ensure_map_finite, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
 use crate::rvm::classification::ClassifierSettings;
@@ -283,9 +282,9 @@ impl Panel for MulticlassPanel {
     }
 
     /// The class map of the sweep shown, the heaviest part of a drawing.
-    fn prepare_drawing(&self) -> bool {
+    fn prepare_drawing(&self, budget: &mut Budget) -> bool {
         let Some((shown, fit)) = self.fit() else { return false };
-        self.map.prepare(shown, &self.map_source(&|xs, ys| self.probabilities(fit, xs, ys)))
+        self.map.prepare(shown, &self.map_source(&|xs, ys| self.probabilities(fit, xs, ys)), budget)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
