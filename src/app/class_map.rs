@@ -1,5 +1,7 @@
-//! A panel's class map of the frame shown (classification, multiclass), made once per frame
-//! and a band of rows at a time, so that the drawing's preparation can spread it over tasks.
+//! A panel's class map of the frame shown (classification, multiclass), made once per frame,
+//! a band of rows at a time and then a class's decision boundary at a time, so that the
+//! drawing's preparation can spread it over tasks (tracing multiclass's three boundaries at
+//! once was a task of 20–30 ms on this machine's first run of the code).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -31,15 +33,17 @@ pub struct MapSource<'a> {
 }
 
 /// A class map being made: the probabilities of the bands of rows done so far (each class
-/// row by row), or the whole map.
+/// row by row), then the map whose boundaries are being traced (a class at a time), then
+/// the whole map.
 #[derive(Debug, Clone)]
 enum MapStage {
     Rows(Vec<Vec<f64>>),
+    Tracing(ClassMap),
     Done(Rc<ClassMap>),
 }
 
 /// A panel's class map of the frame shown, computed once per frame, a band of
-/// [`MAP_BAND_ROWS`] rows at a time: by the drawing's preparation
+/// [`MAP_BAND_ROWS`] rows at a time, then a class's decision boundary at a time: by the drawing's preparation
 /// ([`crate::app::Panel::prepare_drawing`], a task per band before the frame) or at once by
 /// the first drawing or table that needs it. A new panel (new data, new settings) starts with
 /// none.
@@ -57,9 +61,10 @@ impl MapCache {
         }
     }
 
-    /// Makes more bands of frame `frame`'s map from `source` (the map itself after its last
-    /// band) within `budget`, at least one; whether there was anything to compute. A band is
-    /// counted as work enough for the budget to read the clock after it.
+    /// Makes more pieces of frame `frame`'s map from `source` — bands of rows, then the
+    /// boundaries a class at a time — within `budget`, at least one; whether there was
+    /// anything to compute. A piece is counted as work enough for the budget to read the
+    /// clock after it.
     pub fn prepare(&self, frame: usize, source: &MapSource<'_>, budget: &mut Budget) -> bool {
         let mut computed = false;
         loop {
@@ -72,13 +77,20 @@ impl MapCache {
         }
     }
 
-    /// The map of frame `frame` if it is whole after one more band (none when it was
-    /// already), and whether a band was computed.
+    /// The map of frame `frame` if it is whole after one more piece (none when it was
+    /// already), and whether a piece was computed.
     fn advance(&self, frame: usize, source: &MapSource<'_>) -> (Option<Rc<ClassMap>>, bool) {
         let mut kept = self.0.borrow_mut();
-        let done = match kept.as_mut() {
-            Some((at, MapStage::Done(map))) if *at == frame => return (Some(Rc::clone(map)), false),
-            Some((at, MapStage::Rows(rows))) if *at == frame => std::mem::take(rows),
+        let done = match kept.take() {
+            Some((at, MapStage::Done(map))) if at == frame => {
+                *kept = Some((frame, MapStage::Done(Rc::clone(&map))));
+                return (Some(map), false);
+            }
+            Some((at, MapStage::Tracing(mut map))) if at == frame => {
+                map.trace_next();
+                return (Self::keep(&mut kept, frame, map), true);
+            }
+            Some((at, MapStage::Rows(rows))) if at == frame => rows,
             _ => vec![],
         };
         let ((x0, x1), (y0, y1)) = source.square;
@@ -102,9 +114,20 @@ impl MapCache {
             *kept = Some((frame, MapStage::Rows(rows)));
             return (None, true);
         }
-        let map = Rc::new(ClassMap::new((x0, x1), (y0, y1), (n, n), rows));
+        let map = ClassMap::untraced((x0, x1), (y0, y1), (n, n), rows);
+        (Self::keep(&mut kept, frame, map), true)
+    }
+
+    /// Keeps frame `frame`'s `map` in `kept`: done (and returned) once every boundary is
+    /// traced, else still being traced.
+    fn keep(kept: &mut Option<(usize, MapStage)>, frame: usize, map: ClassMap) -> Option<Rc<ClassMap>> {
+        if !map.is_traced() {
+            *kept = Some((frame, MapStage::Tracing(map)));
+            return None;
+        }
+        let map = Rc::new(map);
         *kept = Some((frame, MapStage::Done(Rc::clone(&map))));
-        (Some(map), true)
+        Some(map)
     }
 }
 
@@ -121,11 +144,20 @@ mod tests {
 
     #[test]
     fn a_map_made_in_bands_is_the_map_made_at_once() {
-        // Two classes whose probabilities depend on both coordinates of a node.
+        // Three classes whose probabilities depend on both coordinates of a node: the
+        // softmax of (0, 3x₁ − 2x₂, 2x₂ − x₁ − ½).
         let probabilities = |xs: &[f64], ys: &[f64]| -> Vec<Vec<f64>> {
-            let p1: Vec<f64> =
-                ys.iter().flat_map(|&y| xs.iter().map(move |&x| 1.0 / (1.0 + (3.0 * x - 2.0 * y).exp()))).collect();
-            vec![p1.iter().map(|p| 1.0 - p).collect(), p1]
+            let mut classes = vec![vec![]; 3];
+            for &y in ys {
+                for &x in xs {
+                    let e = [1.0, (3.0 * x - 2.0 * y).exp(), (2.0 * y - x - 0.5).exp()];
+                    let sum: f64 = e.iter().sum();
+                    for (class, e) in classes.iter_mut().zip(e) {
+                        class.push(e / sum);
+                    }
+                }
+            }
+            classes
         };
         let source = MapSource { square: ((-1.0, 2.0), (0.0, 1.5)), cells: 130, probabilities: &probabilities };
         // The same probabilities of every row at once, at the cells' centres.
@@ -137,18 +169,15 @@ mod tests {
             assert!((x - xs[i]).abs() < 1e-12 && (y - ys[j]).abs() < 1e-12, "the centres of the cells");
         }
         let cache = MapCache::default();
-        // 130 rows: bands of 50, 50 and 30, then nothing left to compute.
-        assert_eq!(
-            [
-                cache.prepare(4, &source, &mut Budget::units(1)),
-                cache.prepare(4, &source, &mut Budget::units(1)),
-                cache.prepare(4, &source, &mut Budget::units(1))
-            ],
-            [true; 3]
-        );
+        // 130 rows: bands of 50, 50 and 30, then each class's boundary, then nothing left
+        // to compute.
+        for piece in 0..6 {
+            assert!(cache.prepare(4, &source, &mut Budget::units(1)), "piece {piece}");
+        }
         assert!(!cache.prepare(4, &source, &mut Budget::unlimited()));
         let banded = cache.get(4, &source);
         assert!(banded.probabilities == whole.probabilities, "bit for bit");
+        assert!(whole.boundaries().len() >= 3, "every class has its boundary");
         assert_eq!(banded.boundaries(), whole.boundaries());
         // Another frame starts again; a map asked for at once is made whole.
         assert!(cache.prepare(5, &source, &mut Budget::units(1)));

@@ -73,9 +73,12 @@ pub struct ClassMap {
     pub ny: usize,
     /// For each class k, p(C_k|x) at the cell centres, row by row from the bottom.
     pub probabilities: Vec<Vec<f64>>,
-    /// [`ClassMap::boundaries`].
+    /// [`ClassMap::boundaries`], of the classes traced so far.
     #[serde(skip)]
     boundaries: Vec<Vec<(f64, f64)>>,
+    /// How many of [`ClassMap::bounded_classes`] have their boundary traced.
+    #[serde(skip)]
+    traced: usize,
 }
 
 impl ClassMap {
@@ -87,9 +90,20 @@ impl ClassMap {
         (nx, ny): (usize, usize),
         probabilities: Vec<Vec<f64>>,
     ) -> Self {
-        let mut map = Self { x_range, y_range, nx, ny, probabilities, boundaries: vec![] };
-        map.boundaries = map.trace_boundaries();
+        let mut map = Self::untraced(x_range, y_range, (nx, ny), probabilities);
+        while map.trace_next() {}
         map
+    }
+
+    /// The map of `probabilities` as [`ClassMap::new`], no boundary traced yet: each is
+    /// traced by [`ClassMap::trace_next`] (a task each, in the drawing's preparation).
+    pub fn untraced(
+        x_range: (f64, f64),
+        y_range: (f64, f64),
+        (nx, ny): (usize, usize),
+        probabilities: Vec<Vec<f64>>,
+    ) -> Self {
+        Self { x_range, y_range, nx, ny, probabilities, boundaries: vec![], traced: 0 }
     }
 
     /// Samples `f`, which writes the K class probabilities at (x₁, x₂) into its slice, at the
@@ -133,32 +147,50 @@ impl ClassMap {
         &self.boundaries
     }
 
-    /// [`ClassMap::boundaries`], traced on the grid.
-    fn trace_boundaries(&self) -> Vec<Vec<(f64, f64)>> {
-        if self.nx * self.ny == 0 {
-            return vec![];
+    /// The classes whose boundary is traced: one for K = 2 (p₁ = ½ is p₀'s boundary too),
+    /// every class for K > 2; none for a blank map.
+    fn bounded_classes(&self) -> std::ops::Range<usize> {
+        match self.classes() {
+            _ if self.nx * self.ny == 0 => 0..0,
+            2 => 1..2,
+            k_max => 0..k_max,
         }
+    }
+
+    /// Traces the boundary of the next class of [`ClassMap::bounded_classes`], if one is
+    /// left; whether one was.
+    pub fn trace_next(&mut self) -> bool {
+        let Some(k) = self.bounded_classes().nth(self.traced) else { return false };
+        let lines = self.boundary_of(k);
+        self.boundaries.extend(lines);
+        self.traced += 1;
+        true
+    }
+
+    /// Whether every boundary is traced.
+    pub fn is_traced(&self) -> bool {
+        self.traced == self.bounded_classes().len()
+    }
+
+    /// Where class k stops being the most probable: the contour p_k − max_{j≠k} p_j = 0,
+    /// traced on the grid.
+    fn boundary_of(&self, k: usize) -> Vec<Vec<(f64, f64)>> {
         let k_max = self.classes();
-        let classes = if k_max == 2 { 1..2 } else { 0..k_max };
-        classes
-            .flat_map(|k| {
-                let margin = (0..self.nx * self.ny)
-                    .map(|i| {
-                        let rival = (0..k_max).filter(|&j| j != k).map(|j| self.probabilities[j][i]);
-                        self.probabilities[k][i] - rival.fold(f64::NEG_INFINITY, f64::max)
-                    })
-                    .collect();
-                let surface = Surface {
-                    x_range: self.x_range,
-                    y_range: self.y_range,
-                    nx: self.nx,
-                    ny: self.ny,
-                    values: margin,
-                    levels: vec![],
-                };
-                surface.contour(0.0)
+        let margin = (0..self.nx * self.ny)
+            .map(|i| {
+                let rival = (0..k_max).filter(|&j| j != k).map(|j| self.probabilities[j][i]);
+                self.probabilities[k][i] - rival.fold(f64::NEG_INFINITY, f64::max)
             })
-            .collect()
+            .collect();
+        let surface = Surface {
+            x_range: self.x_range,
+            y_range: self.y_range,
+            nx: self.nx,
+            ny: self.ny,
+            values: margin,
+            levels: vec![],
+        };
+        surface.contour(0.0)
     }
 
     /// The most probable class of cell i and its shade, 0 (a tie) … [`SHADES`] − 1 (certain).
