@@ -33,6 +33,9 @@
 //! Both targets draw in a [`Look`]: on a projector every shape and word passes through
 //! [`Look::stroke`] or [`Look::fill`] and lines through [`Look::width`] on its way in, so
 //! the charts never know where they are seen.
+//!
+//! Both targets draw only the shapes of the part of a drawing being made
+//! ([`crate::parts::drawing`]); outside a drawing made in parts, that is every shape.
 
 use std::fmt;
 
@@ -51,6 +54,7 @@ use wasm_bindgen::{Clamped, JsCast};
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, ImageData};
 
 use crate::palette::Look;
+use crate::parts;
 
 /// Rectangles larger than this many pixels are drawn directly (backgrounds, boxes).
 #[cfg(target_arch = "wasm32")]
@@ -312,6 +316,9 @@ impl DrawingBackend for PageBackend<'_> {
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let color = recolour(color, |c| self.look.stroke(c));
         forward!(self, b => b.draw_pixel(point, color))
     }
@@ -322,6 +329,9 @@ impl DrawingBackend for PageBackend<'_> {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let style = self.stroke(style);
         #[cfg(target_arch = "wasm32")]
         if self.add_to_path(&style, Shape::Line(from, to))? {
@@ -337,6 +347,9 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let style = &if fill { self.fill(style) } else { self.stroke(style) };
         #[cfg(target_arch = "wasm32")]
         let (cw, ch) = self.get_size();
@@ -364,6 +377,9 @@ impl DrawingBackend for PageBackend<'_> {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let style = self.stroke(style);
         let path: Vec<BackendCoord> = path.into_iter().collect();
         // The SVG keeps every point: the file stays the data's.
@@ -379,6 +395,9 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         fill: bool,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         // A circle, filled or not, is a mark (a data point, a ring): coloured as a line.
         let style = self.stroke(style);
         #[cfg(target_arch = "wasm32")]
@@ -393,6 +412,9 @@ impl DrawingBackend for PageBackend<'_> {
         vert: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let style = self.fill(style);
         forward!(self, b => b.fill_polygon(vert, &style))
     }
@@ -403,6 +425,9 @@ impl DrawingBackend for PageBackend<'_> {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<BackendError>> {
+        if !parts::drawing() {
+            return Ok(());
+        }
         let style = Worded { inner: style, color: recolour(style.color(), |c| self.look.stroke(c)) };
         forward!(self, b => b.draw_text(text, &style, pos))
     }

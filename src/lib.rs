@@ -18,7 +18,8 @@
 //!   [`rvm::sparsity`] the analysis of why it is sparse, PRML §7.2.2);
 //! - [`problems`]: the fixed problems the benchmarks time;
 //! - [`plot`]: charts as functions generic over plotters' `DrawingBackend`, drawing plain
-//!   scene values; [`backend`]: the page's backend (the canvas, or SVG);
+//!   scene values; [`backend`]: the page's backend (the canvas, or SVG); [`parts`]: a
+//!   drawing made a few charts per call;
 //! - [`app`]: the panels as platform-free state machines (settings → panel → report and
 //!   chart), one contract and one list;
 //! - `web` (wasm32 only): the one module that names `wasm_bindgen`; it forwards, and holds no
@@ -41,6 +42,7 @@ pub mod grid;
 pub mod linalg;
 pub mod linear;
 pub mod palette;
+pub mod parts;
 pub mod plot;
 pub mod problems;
 pub mod rvm;

@@ -17,6 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("grid", &[]),
     ("palette", &[]),
     ("clock", &[]),
+    ("parts", &["clock"]),
     ("solver", &["error", "clock"]),
     ("linalg", &["error", "clock", "solver"]),
     // Data and bases.
@@ -30,8 +31,8 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The problems the benchmarks time.
     ("problems", &["error", "grid", "solver", "data", "basis", "evidence", "rvm"]),
     // Charts draw numbers: they know nothing of solvers.
-    ("plot", &["error", "grid", "palette"]),
-    ("backend", &["error", "palette"]),
+    ("plot", &["error", "grid", "palette", "parts"]),
+    ("backend", &["error", "palette", "parts"]),
     // The panels, over all of the above.
     (
         "app",
@@ -43,7 +44,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     // The wasm layer forwards to the panels and to the benchmarks' problems (of `rvm` it
     // names only the fits it hands to the page, of `solver` only the budget of a slice, of
     // `basis` only the hook for the formula module's calls).
-    ("web", &["error", "palette", "clock", "solver", "basis", "rvm", "problems", "plot", "backend", "app"]),
+    ("web", &["error", "palette", "clock", "parts", "solver", "basis", "rvm", "problems", "plot", "backend", "app"]),
     // The formula module's face (built instead of `web` with the feature `formula-module`).
     ("formula_module", &["error", "basis"]),
 ];

@@ -78,7 +78,7 @@ fn draws_on_a_canvas_and_maps_clicks_back() {
     canvas.set_width(600);
     canvas.set_height(400);
     let mut lab = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
-    lab.draw(canvas.clone(), 1.0).unwrap();
+    assert_eq!(lab.draw(canvas.clone(), 1.0, 0, f64::INFINITY).unwrap(), None, "drawn at once");
     let area = lab.plot_area();
     let [left, top, right, bottom] = ["left", "top", "right", "bottom"].map(|k| property(&area, k).as_f64().unwrap());
     assert!(0.0 < left && left < right && right <= 600.0 && 0.0 <= top && top < bottom && bottom <= 400.0);
@@ -229,6 +229,36 @@ fn batched_lines_and_circles_are_the_pixels_of_one_by_one() {
     assert!(theirs.iter().any(|&v| v != 0), "something was drawn");
     let differing = ours.iter().zip(&theirs).filter(|(a, b)| a != b).count();
     assert_eq!(differing, 0, "{differing} of {} channel values differ", ours.len());
+}
+
+/// A drawing made a chart per call (`draw` with no time for more, as the page makes a
+/// panel's first drawing in parts) gives the pixels of the drawing made at once, and ends.
+#[wasm_bindgen_test]
+fn a_drawing_in_parts_is_the_pixels_of_the_drawing_at_once() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let lab = std::cell::RefCell::new(Lab::new("gradient-descent", JsValue::UNDEFINED).unwrap());
+    let pixels = |ms: f64| {
+        let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
+        canvas.set_width(900);
+        canvas.set_height(700);
+        let (mut from, mut parts) = (0, 0);
+        loop {
+            parts += 1;
+            assert!(parts <= 20, "the parts end");
+            match lab.borrow_mut().draw(canvas.clone(), 1.0, from, ms).unwrap() {
+                Some(next) => from = next,
+                None => break,
+            }
+        }
+        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+        (context.get_image_data(0.0, 0.0, 900.0, 700.0).unwrap().data().0, parts)
+    };
+    let ((whole, one), (parted, parts)) = (pixels(f64::INFINITY), pixels(0.0));
+    assert_eq!(one, 1);
+    // The panel's charts: three loss curves, the weights and the data.
+    assert_eq!(parts, 5);
+    let differing = whole.iter().zip(&parted).filter(|(a, b)| a != b).count();
+    assert_eq!(differing, 0, "{differing} of {} channel values differ", whole.len());
 }
 
 /// The formula family's parser is a module of its own, which the page puts on

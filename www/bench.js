@@ -47,9 +47,9 @@ async function main() {
   lab.set('N', '1000');
   results['evidence panel change + redraw, M=20, N=1000'] = time((i) => {
     lab.set('seed', String(i % 50));
-    lab.draw(canvas, 1);
+    lab.draw(canvas, 1, 0, Infinity);
   });
-  results['evidence panel redraw only'] = time(() => lab.draw(canvas, 1));
+  results['evidence panel redraw only'] = time(() => lab.draw(canvas, 1, 0, Infinity));
   lab.free();
   for (const n of [100, 500, 1000, 2000]) {
     const bench = new RvmBenchmark(n);
@@ -88,7 +88,7 @@ async function main() {
   // The run is recorded in slices: finish it, then show its last step.
   while (classifier.work(Infinity));
   classifier.set('step', '3000');
-  results['classification panel redraw (200x200 map), N=200, last step'] = time(() => classifier.draw(canvas, 1));
+  results['classification panel redraw (200x200 map), N=200, last step'] = time(() => classifier.draw(canvas, 1, 0, Infinity));
   classifier.free();
   const body = document.querySelector('#results tbody');
   for (const [name, { median: ms, runs, relevant, log_marginal_likelihood: l, steps }] of Object.entries(results)) {

@@ -40,15 +40,16 @@ export function schedule() {
   });
 }
 
-/** Tasks of preparation a drawing waits for at most (a class map is four bands of rows),
- *  and the time each may take, as a slice of the background work (a band begun in time is
- *  finished): a light map is made in one task, a heavy one a band per task. */
-const PREPARATIONS = 6;
+/** Tasks of preparation a drawing waits for at most (a class map is four bands of rows and
+ *  a boundary per class: seven pieces for three classes), and the time each may take, as a
+ *  slice of the background work (a piece begun in time is finished): a light map is made in
+ *  one task, a heavy one a piece per task. */
+const PREPARATIONS = 8;
 const PREPARE_MS = 6;
 
 /**
  * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first,
- * a piece per task (a band of a class map), and the drawing in the task after the last piece
+ * a piece per task (a band of a class map, a boundary), and the drawing in the task after the last piece
  * (after PREPARATIONS at most, so that work changing what is shown cannot put the drawing off
  * for ever: the drawing computes what is left).
  */
@@ -105,6 +106,20 @@ export function show() {
 }
 
 /**
+ * The time a part of the first drawing of a panel may take, in ms (a chart begun is
+ * finished). That drawing runs the panel's drawing code for the first time, slowly (a long
+ * task for a multi-chart panel on a phone), so it is made a few charts per task; every
+ * later drawing of the panel is made at once, so that a change never shows half drawn.
+ */
+const FIRST_DRAWING_PART_MS = 6;
+
+/** The panels drawn whole at least once since the page loaded. */
+const drawnPanels = new Set();
+
+/** The drawing being made: a new one abandons the parts left of the one before. */
+let drawing = 0;
+
+/**
  * Sizes the canvas's backing store to its size on screen (devicePixelRatio and CSS
  * transforms included, so a scaled slide stays crisp), then lets Rust draw on it, text
  * larger on stage.
@@ -132,14 +147,37 @@ function render() {
   if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
   state.zoom = zoom;
   state.drawScale = pixels * zoom;
+  const ms = drawnPanels.has(state.panel) ? Infinity : FIRST_DRAWING_PART_MS;
+  drawPart(canvas, ++drawing, 0, ms, 0);
+}
+
+/**
+ * Draws the part of drawing number `number` from chart `from`, and the next part in a task
+ * of its own, unless another drawing has begun meanwhile. While parts are left the
+ * background work and the player wait (`state.preparing`), so that every part draws one
+ * state. `spent`: the time the parts before took.
+ */
+function drawPart(canvas, number, from, ms, spent) {
   const start = performance.now();
+  let next;
   try {
-    call(() => state.lab.draw(canvas, state.drawScale));
+    next = call(() => state.lab.draw(canvas, state.drawScale, from, ms));
   } catch (error) {
+    state.preparing = false;
     if (!state.dead) showError('draw', error);
     return;
   }
-  state.drawMs = performance.now() - start;
+  spent += performance.now() - start;
+  const lab = state.lab;
+  state.preparing = next !== undefined;
+  if (state.preparing) {
+    nextTask(() => {
+      if (number === drawing && lab === state.lab && !state.dead) drawPart(canvas, number, next, ms, spent);
+    });
+    return;
+  }
+  state.drawMs = spent;
+  drawnPanels.add(state.panel);
   $('#loading').hidden = true;
   canvas.dataset.draws = String(Number(canvas.dataset.draws ?? 0) + 1);
   if (!state.reportsShown) renderReports();

@@ -213,6 +213,8 @@ pub fn equal_ranges<DB: DrawingBackend>(
 }
 
 /// Builds a chart on `area` in the lab's look: mesh, ticks, axis names, optional title.
+/// Each chart of a drawing begins here ([`crate::parts::begin_chart`]: a drawing made in
+/// parts is cut before it).
 ///
 /// # Errors
 /// [`Error::NotFinite`] for a range whose ends or width are not finite (plotters' search
@@ -222,6 +224,7 @@ pub fn axes<'a, DB: DrawingBackend>(
     spec: &Axes,
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
+    crate::parts::begin_chart();
     for (name, (lo, hi)) in [(spec.x_name, spec.x), (spec.y_name, spec.y)] {
         if !(hi - lo).is_finite() {
             return Err(Error::NotFinite {

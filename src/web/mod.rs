@@ -21,6 +21,7 @@ use crate::backend::PageBackend;
 use crate::basis::FormulaModule;
 use crate::error::{Error, FormulaProblem};
 use crate::palette::Look;
+use crate::parts;
 use crate::plot::{Labels, Mark, PlotArea};
 use crate::solver::Budget;
 
@@ -500,13 +501,17 @@ impl Lab {
     }
 
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by
-    /// `scale` = devicePixelRatio.
-    pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64) -> Result<(), JsValue> {
+    /// `scale` = devicePixelRatio: the part of the drawing from chart `from` (0: all of it
+    /// from the background) that fits in about `ms` milliseconds ([`crate::parts`]).
+    /// Returns the chart the next part begins with, or `undefined` once the drawing is
+    /// complete; `ms` = ∞ draws the rest at once.
+    pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64, from: u32, ms: f64) -> Result<Option<u32>, JsValue> {
         let backend = PageBackend::canvas(canvas, self.look)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
-        let area = js_result(self.panel.draw(&backend.into_drawing_area(), scale, &self.labels))?;
-        self.area = Some(area);
-        Ok(())
+        let (area, next) =
+            parts::draw_part(from as usize, ms, || self.panel.draw(&backend.into_drawing_area(), scale, &self.labels));
+        self.area = Some(js_result(area)?);
+        Ok(next.map(|chart| chart as u32))
     }
 
     /// Computes ahead what the next drawing plots, where that is heavy, for about `ms`
