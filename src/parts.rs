@@ -11,7 +11,7 @@
 //! shape. Outside [`draw_part`] every shape is drawn (an SVG export, a drawing at once).
 //!
 //! The parts are cut by time, so they differ from run to run, but together they are always
-//! the whole drawing, each shape once, in order (`tests/chart_svg.rs` checks it).
+//! the whole drawing, each shape once, in order (`tests/drawing_parts.rs` checks it).
 
 use std::cell::Cell;
 

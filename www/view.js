@@ -49,9 +49,9 @@ const PREPARE_MS = 6;
 
 /**
  * The drawing asked for, unless a frame has drawn it meanwhile: what it plots computed first,
- * a piece per task (a band of a class map, a boundary), and the drawing in the task after the last piece
- * (after PREPARATIONS at most, so that work changing what is shown cannot put the drawing off
- * for ever: the drawing computes what is left).
+ * a piece per task (a band of a class map, a boundary), and the drawing in the task after the
+ * last piece (after PREPARATIONS at most, so that work changing what is shown cannot put the
+ * drawing off for ever: the drawing computes what is left).
  */
 function drawInTask(prepared = 0) {
   state.preparing = false;

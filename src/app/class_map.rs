@@ -43,10 +43,10 @@ enum MapStage {
 }
 
 /// A panel's class map of the frame shown, computed once per frame, a band of
-/// [`MAP_BAND_ROWS`] rows at a time, then a class's decision boundary at a time: by the drawing's preparation
-/// ([`crate::app::Panel::prepare_drawing`], a task per band before the frame) or at once by
-/// the first drawing or table that needs it. A new panel (new data, new settings) starts with
-/// none.
+/// [`MAP_BAND_ROWS`] rows at a time, then a class's decision boundary at a time: by the
+/// drawing's preparation ([`crate::app::Panel::prepare_drawing`], a task per piece before
+/// the frame) or at once by the first drawing or table that needs it. A new panel (new data,
+/// new settings) starts with none.
 #[derive(Debug, Clone, Default)]
 pub struct MapCache(RefCell<Option<(usize, MapStage)>>);
 
