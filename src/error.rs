@@ -145,6 +145,11 @@ pub enum Error {
     /// The chart backend failed (e.g. the canvas went away).
     #[error("drawing failed: {0}")]
     Drawing(String),
+    /// A drawing made in parts came to a chart of the next part ([`crate::parts`]): the
+    /// part ends there. [`crate::parts::draw_part`] takes it for the part's end, so it is
+    /// never shown.
+    #[error("the drawing stopped at the end of a part")]
+    PartEnded,
     /// A computed result that came out NaN or ±∞ where a number belongs (a step overflowed,
     /// or divided 0 by 0). It is refused where a result is committed — a panel's change or
     /// its background step ([`crate::app::Live`]), the command line's output — so that a
@@ -231,6 +236,7 @@ impl Error {
             Error::BadRow { .. } => "bad-row",
             Error::BadCount { .. } => "bad-count",
             Error::Drawing(_) => "drawing",
+            Error::PartEnded => "part-ended",
             Error::RunOver { .. } => "run-over",
             Error::Overflow { .. } => "overflow",
             Error::Formula { problem, .. } => problem.code(),
@@ -260,7 +266,7 @@ impl Error {
                 vec![("name", (*name).to_owned()), ("value", value.clone()), ("options", options.clone())]
             }
             Error::UnknownParameter { key } => vec![("key", key.clone())],
-            Error::NoData => vec![],
+            Error::NoData | Error::PartEnded => vec![],
             Error::DimensionMismatch { what, expected, got } => {
                 vec![("what", (*what).to_owned()), ("expected", expected.to_string()), ("got", got.to_string())]
             }

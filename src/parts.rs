@@ -6,9 +6,11 @@
 //!
 //! A drawing is a sequence of charts, each begun by [`begin_chart`] (`plot::axes` calls
 //! it); what is drawn before the first chart (the background) belongs to the first part.
-//! [`draw_part`] runs a whole drawing but lets through only the shapes of the part asked
-//! for, and says where the next part begins; the backend asks [`drawing`] before each
-//! shape. Outside [`draw_part`] every shape is drawn (an SVG export, a drawing at once).
+//! [`draw_part`] runs the drawing from its start, letting through only the shapes of the
+//! part asked for (the backend asks [`drawing`] before each shape), and stops it at the
+//! first chart of the next part ([`Error::PartEnded`]), so the charts after a part are
+//! not laid out in it. Outside [`draw_part`] every shape is drawn (an SVG export, a drawing
+//! at once).
 //!
 //! The parts are cut by time, so they differ from run to run, but together they are always
 //! the whole drawing, each shape once, in order (`tests/drawing_parts.rs` checks it).
@@ -16,6 +18,7 @@
 use std::cell::Cell;
 
 use crate::clock;
+use crate::error::{Error, Result};
 
 /// Which shapes pass: those of the charts from `from` on, until `next` is set.
 #[derive(Debug, Clone, Copy)]
@@ -43,21 +46,37 @@ thread_local! {
     static GATE: Cell<Gate> = const { Cell::new(Gate::ALL) };
 }
 
+/// What a part of a drawing came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part<T> {
+    /// The drawing is complete, and returned this.
+    Complete(T),
+    /// The part ended; the next one begins with this chart.
+    Next(usize),
+}
+
 /// Runs `draw` (a whole drawing) letting through only the shapes of the charts from `from`
-/// on, until one begins after `ms` milliseconds (a chart begun is finished, and a part has
-/// at least one chart); returns what `draw` returned and the chart the next part begins
-/// with, or `None` once the drawing is complete.
-pub fn draw_part<T>(from: usize, ms: f64, draw: impl FnOnce() -> T) -> (T, Option<usize>) {
+/// on, and stops it at the first chart that begins after `ms` milliseconds (a chart begun
+/// is finished, and a part has at least one chart).
+///
+/// # Errors
+/// Those of `draw` before the part's end.
+pub fn draw_part<T>(from: usize, ms: f64, draw: impl FnOnce() -> Result<T>) -> Result<Part<T>> {
     let deadline = clock::now_ms() + ms;
     GATE.with(|gate| gate.set(Gate { chart: 0, from, deadline, next: None }));
     let out = draw();
-    let next = GATE.with(|gate| gate.replace(Gate::ALL)).next;
-    (out, next)
+    match (GATE.with(|gate| gate.replace(Gate::ALL)).next, out) {
+        (Some(next), Err(Error::PartEnded)) => Ok(Part::Next(next)),
+        (_, out) => out.map(Part::Complete),
+    }
 }
 
 /// A chart begins: it is drawn if it belongs to the part being drawn and the part's time is
 /// not up (a clock that reads NaN never ends a part).
-pub fn begin_chart() {
+///
+/// # Errors
+/// [`Error::PartEnded`] when the chart belongs to the next part: the drawing stops.
+pub fn begin_chart() -> Result<()> {
     GATE.with(|cell| {
         let mut gate = cell.get();
         gate.chart += 1;
@@ -66,7 +85,8 @@ pub fn begin_chart() {
             gate.next = Some(gate.chart);
         }
         cell.set(gate);
-    });
+        if gate.next.is_some() { Err(Error::PartEnded) } else { Ok(()) }
+    })
 }
 
 /// Whether a shape drawn now belongs to the part being drawn.
@@ -78,22 +98,27 @@ pub fn drawing() -> bool {
 mod tests {
     use super::*;
 
-    /// The charts a drawing of `charts` charts draws from `from` within `ms`, and the next
-    /// part's first chart.
+    /// The charts a drawing of `charts` charts draws from `from` within `ms` (each chart
+    /// ends the drawing if it is the next part's), and the next part's first chart.
     fn drawn(charts: usize, from: usize, ms: f64) -> (Vec<usize>, Option<usize>) {
-        draw_part(from, ms, || {
-            let mut drawn = vec![];
+        let mut drawn = vec![];
+        let part = draw_part(from, ms, || {
             if drawing() {
                 drawn.push(0);
             }
             for chart in 1..=charts {
-                begin_chart();
+                begin_chart()?;
                 if drawing() {
                     drawn.push(chart);
                 }
             }
-            drawn
-        })
+            Ok(())
+        });
+        match part {
+            Ok(Part::Complete(())) => (drawn, None),
+            Ok(Part::Next(next)) => (drawn, Some(next)),
+            Err(e) => panic!("{e}"),
+        }
     }
 
     #[test]
@@ -111,9 +136,32 @@ mod tests {
     }
 
     #[test]
+    fn a_part_stops_the_drawing_at_the_next_parts_first_chart() {
+        let mut begun = 0;
+        let part = draw_part(0, 0.0, || {
+            for _ in 0..3 {
+                begin_chart()?;
+                begun += 1;
+            }
+            Ok(())
+        });
+        assert_eq!(part.ok(), Some(Part::Next(2)));
+        assert_eq!(begun, 1, "the second chart is not begun");
+    }
+
+    #[test]
+    fn an_error_within_the_part_is_the_drawings() {
+        let part: Result<Part<()>> = draw_part(0, f64::INFINITY, || {
+            begin_chart()?;
+            Err(Error::NoData)
+        });
+        assert!(matches!(part, Err(Error::NoData)));
+    }
+
+    #[test]
     fn outside_a_part_everything_is_drawn() {
         let _ = drawn(3, 0, 0.0);
-        begin_chart();
+        assert!(begin_chart().is_ok());
         assert!(drawing());
     }
 }

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use rvm_lab::app::{PanelModel, open_panel, panels};
 use rvm_lab::backend::PageBackend;
 use rvm_lab::palette::Look;
-use rvm_lab::parts;
+use rvm_lab::parts::{self, Part};
 use rvm_lab::plot::{Labels, palette};
 
 const SIZE: (u32, u32) = (1100, 600);
@@ -22,9 +22,11 @@ fn part(panel: &dyn PanelModel, from: usize, ms: f64) -> (String, Option<usize>)
     let mut svg = String::new();
     let next = {
         let root = PageBackend::svg(&mut svg, SIZE, Look::Screen).into_drawing_area();
-        let (drawn, next) = parts::draw_part(from, ms, || panel.draw(&root, 1.0, &Labels::default()));
-        drawn.expect("drawing to an SVG string succeeds");
-        next
+        match parts::draw_part(from, ms, || panel.draw(&root, 1.0, &Labels::default())) {
+            Ok(Part::Complete(_)) => None,
+            Ok(Part::Next(chart)) => Some(chart),
+            Err(e) => panic!("drawing to an SVG string succeeds: {e}"),
+        }
     };
     (svg, next)
 }

@@ -17,7 +17,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("grid", &[]),
     ("palette", &[]),
     ("clock", &[]),
-    ("parts", &["clock"]),
+    ("parts", &["error", "clock"]),
     ("solver", &["error", "clock"]),
     ("linalg", &["error", "clock", "solver"]),
     // Data and bases.

@@ -232,33 +232,38 @@ fn batched_lines_and_circles_are_the_pixels_of_one_by_one() {
 }
 
 /// A drawing made a chart per call (`draw` with no time for more, as the page makes a
-/// panel's first drawing in parts) gives the pixels of the drawing made at once, and ends.
+/// panel's first drawing in parts) gives the pixels of the drawing made at once, and ends:
+/// on gradient descent (five charts of lines, held back and stroked as one path) and on
+/// classification (its class map's cells, held back and drawn as one image).
 #[wasm_bindgen_test]
 fn a_drawing_in_parts_is_the_pixels_of_the_drawing_at_once() {
     let document = web_sys::window().unwrap().document().unwrap();
-    let lab = std::cell::RefCell::new(Lab::new("gradient-descent", JsValue::UNDEFINED).unwrap());
-    let pixels = |ms: f64| {
-        let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
-        canvas.set_width(900);
-        canvas.set_height(700);
-        let (mut from, mut parts) = (0, 0);
-        loop {
-            parts += 1;
-            assert!(parts <= 20, "the parts end");
-            match lab.borrow_mut().draw(canvas.clone(), 1.0, from, ms).unwrap() {
-                Some(next) => from = next,
-                None => break,
+    for (panel, charts) in [("classification", 3), ("gradient-descent", 5)] {
+        let lab = std::cell::RefCell::new(Lab::new(panel, JsValue::UNDEFINED).unwrap());
+        while lab.borrow().prepare_drawing(f64::INFINITY) {}
+        let pixels = |ms: f64| {
+            let canvas: web_sys::HtmlCanvasElement = document.create_element("canvas").unwrap().dyn_into().unwrap();
+            canvas.set_width(900);
+            canvas.set_height(700);
+            let (mut from, mut parts) = (0, 0);
+            loop {
+                parts += 1;
+                assert!(parts <= 20, "{panel}: the parts end");
+                match lab.borrow_mut().draw(canvas.clone(), 1.0, from, ms).unwrap() {
+                    Some(next) => from = next,
+                    None => break,
+                }
             }
-        }
-        let context: web_sys::CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
-        (context.get_image_data(0.0, 0.0, 900.0, 700.0).unwrap().data().0, parts)
-    };
-    let ((whole, one), (parted, parts)) = (pixels(f64::INFINITY), pixels(0.0));
-    assert_eq!(one, 1);
-    // The panel's charts: three loss curves, the weights and the data.
-    assert_eq!(parts, 5);
-    let differing = whole.iter().zip(&parted).filter(|(a, b)| a != b).count();
-    assert_eq!(differing, 0, "{differing} of {} channel values differ", whole.len());
+            let context: web_sys::CanvasRenderingContext2d =
+                canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+            (context.get_image_data(0.0, 0.0, 900.0, 700.0).unwrap().data().0, parts)
+        };
+        let ((whole, one), (parted, parts)) = (pixels(f64::INFINITY), pixels(0.0));
+        assert_eq!(one, 1, "{panel}");
+        assert_eq!(parts, charts, "{panel}: a part per chart");
+        let differing = whole.iter().zip(&parted).filter(|(a, b)| a != b).count();
+        assert_eq!(differing, 0, "{panel}: {differing} of {} channel values differ", whole.len());
+    }
 }
 
 /// The formula family's parser is a module of its own, which the page puts on

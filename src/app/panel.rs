@@ -396,7 +396,9 @@ impl<P: Panel> Live<P> {
     /// interactive chart's area.
     ///
     /// # Errors
-    /// [`Error::Drawing`] if the backend fails.
+    /// [`Error::Drawing`] if the backend fails; [`Error::PartEnded`] where a part of a
+    /// drawing made in parts ends ([`crate::parts`]), its shapes presented as well: the
+    /// canvas holds some back to draw them together.
     pub fn draw<DB: DrawingBackend>(
         &self,
         root: &DrawingArea<DB, Shift>,
@@ -404,9 +406,11 @@ impl<P: Panel> Live<P> {
         labels: &Labels,
     ) -> Result<PlotArea> {
         crate::plot::clear(root)?;
-        let area = self.panel.draw(root, scale, labels)?;
-        root.present().map_err(crate::plot::drawing_error)?;
-        Ok(area)
+        let area = self.panel.draw(root, scale, labels);
+        if matches!(area, Ok(_) | Err(Error::PartEnded)) {
+            root.present().map_err(crate::plot::drawing_error)?;
+        }
+        area
     }
 
     /// Moves the player with `move_player`, then the frame setting after it.

@@ -218,13 +218,14 @@ pub fn equal_ranges<DB: DrawingBackend>(
 ///
 /// # Errors
 /// [`Error::NotFinite`] for a range whose ends or width are not finite (plotters' search
-/// for ticks never ends on one, or panics on NaN); [`Error::Drawing`] if the backend fails.
+/// for ticks never ends on one, or panics on NaN); [`Error::Drawing`] if the backend fails;
+/// [`Error::PartEnded`] for the first chart of the next part of a drawing made in parts.
 pub fn axes<'a, DB: DrawingBackend>(
     area: &'a DrawingArea<DB, Shift>,
     spec: &Axes,
     scale: f64,
 ) -> Result<Chart<'a, DB>> {
-    crate::parts::begin_chart();
+    crate::parts::begin_chart()?;
     for (name, (lo, hi)) in [(spec.x_name, spec.x), (spec.y_name, spec.y)] {
         if !(hi - lo).is_finite() {
             return Err(Error::NotFinite {

@@ -21,7 +21,7 @@ use crate::backend::PageBackend;
 use crate::basis::FormulaModule;
 use crate::error::{Error, FormulaProblem};
 use crate::palette::Look;
-use crate::parts;
+use crate::parts::{self, Part};
 use crate::plot::{Labels, Mark, PlotArea};
 use crate::solver::Budget;
 
@@ -508,10 +508,15 @@ impl Lab {
     pub fn draw(&mut self, canvas: HtmlCanvasElement, scale: f64, from: u32, ms: f64) -> Result<Option<u32>, JsValue> {
         let backend = PageBackend::canvas(canvas, self.look)
             .ok_or_else(|| js_error(&Error::Drawing("the canvas has no 2-D context".into())))?;
-        let (area, next) =
+        let part =
             parts::draw_part(from as usize, ms, || self.panel.draw(&backend.into_drawing_area(), scale, &self.labels));
-        self.area = Some(js_result(area)?);
-        Ok(next.map(|chart| chart as u32))
+        match js_result(part)? {
+            Part::Complete(area) => {
+                self.area = Some(area);
+                Ok(None)
+            }
+            Part::Next(chart) => Ok(Some(chart as u32)),
+        }
     }
 
     /// Computes ahead what the next drawing plots, where that is heavy, for about `ms`
