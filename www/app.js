@@ -35,7 +35,7 @@ import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
 import { PAGE_KEYS, readFragment, readPageParams, toggleShare, viewPairs, writeUrl } from './url.js';
-import { renderReports, schedule, show } from './view.js';
+import { renderReports, schedule, show, warmCanvasText } from './view.js';
 import { Lab, call, crashForTests, die, loadModule, panelNames } from './wasm.js';
 
 /** The `chart.*` strings of the current language, for words drawn inside charts. */
@@ -327,7 +327,12 @@ async function main() {
       done();
     }).observe({ type: 'paint', buffered: true });
   });
-  const solver = shell.then(afterPaint, afterPaint).then(() => loadModule());
+  const solver = shell.then(afterPaint, afterPaint).then(() => {
+    const module = loadModule();
+    // While it downloads, the browser sets up the charts' fonts (view.js).
+    nextTask(warmCanvasText);
+    return module;
+  });
   try {
     // The page's strings failing to load is a failed download too.
     await Promise.all([solver, shell.catch((error) => Promise.reject(new StartupError('download', error.message)))]);

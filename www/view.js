@@ -95,6 +95,23 @@ export function drawNow() {
 }
 
 /**
+ * Writes a few words on a scratch canvas in the fonts the charts use (plotters' canvas
+ * backend: "normal" tick labels, "bold" titles, sans-serif, at the screen's pixel ratio). A
+ * page's first words on a canvas cost the browser its set-up of those fonts, which took 20–30
+ * ms of a panel's first drawing in Chromium here; the page does this in a task of its own
+ * while the solver downloads, so the first drawing's first part stays short.
+ */
+export function warmCanvasText() {
+  const context = document.createElement('canvas').getContext('2d');
+  if (!context) return;
+  const ratio = window.devicePixelRatio || 1;
+  for (const [style, size] of [['normal', 13], ['bold', 14]]) {
+    context.font = `${style} ${Math.round(size * ratio)}px sans-serif`;
+    context.fillText('x₁ −0.5 10³ αβ', 0, 8);
+  }
+}
+
+/**
  * Shows a change: the readouts, tables, legend and progress at once, the chart by the next
  * frame. Whoever reads the page right after an input (a screen reader, a test that waits for
  * the URL) finds the text of the new state, never the one before it.
