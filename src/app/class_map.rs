@@ -10,11 +10,12 @@ use crate::grid::evenly_spaced;
 use crate::plot::classes::ClassMap;
 use crate::solver::{Budget, CLOCK_EVERY_UNITS};
 
-/// Rows of cells a class map computes at once: the drawing's preparation computes a band per
-/// task ([`MapCache::prepare`]). Multiclass's first fit, every data point a centre, made its
-/// 200 × 200 map one task of about 50 ms on this machine's first run of the code, over 200 ms
-/// on a phone 4× slower.
-pub const MAP_BAND_ROWS: usize = 50;
+/// Rows of cells a class map computes at once: the drawing's preparation computes bands
+/// within a task's time ([`MapCache::prepare`]). Multiclass's first fit, every data point a
+/// centre, made its 200 × 200 map one task of about 50 ms on this machine's first run of the
+/// code, over 200 ms on a phone 4× slower; in bands of 50 rows, a band on the code's first
+/// run was still a task of about 25 ms here.
+pub const MAP_BAND_ROWS: usize = 20;
 
 /// The K class probabilities at the nodes xs × ys, each class row by row from `ys[0]`
 /// (index iy·|xs| + ix): what a panel's class map is made of ([`MapSource`]).
@@ -169,9 +170,9 @@ mod tests {
             assert!((x - xs[i]).abs() < 1e-12 && (y - ys[j]).abs() < 1e-12, "the centres of the cells");
         }
         let cache = MapCache::default();
-        // 130 rows: bands of 50, 50 and 30, then each class's boundary, then nothing left
-        // to compute.
-        for piece in 0..6 {
+        // 130 rows: six bands of 20 and one of 10, then each class's boundary, then nothing
+        // left to compute.
+        for piece in 0..10 {
             assert!(cache.prepare(4, &source, &mut Budget::units(1)), "piece {piece}");
         }
         assert!(!cache.prepare(4, &source, &mut Budget::unlimited()));
