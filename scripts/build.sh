@@ -112,9 +112,14 @@ node_modules/.bin/esbuild www/app.js --bundle --minify --format=esm --charset=ut
 # the page's modules (app.js hands it what it uses), so it shares their state.
 node_modules/.bin/esbuild www/editor.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --outfile=www/editor.min.js
+# A lesson's session with an LMS (www/scorm-session.js) likewise: scorm.js loads it only where
+# it finds an LMS.
+node_modules/.bin/esbuild www/scorm-session.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --outfile=www/scorm-session.min.js
 node_modules/.bin/esbuild www/editor.css --minify --charset=utf8 --log-level=warning --outfile=www/editor.min.css
-# The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel first
-# has comparisons to run) is served minified as www/worker.min.js; it imports the same glue.
+# The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel is first
+# opened, to open it ahead of the page) is served minified as www/worker.min.js; it imports
+# the same glue.
 node_modules/.bin/esbuild www/worker.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --external:./pkg/rvm_lab.js --outfile=www/worker.min.js
 # The example slide deck (www/deck.html) uses reveal.js from npm (pinned in package.json),
@@ -130,13 +135,12 @@ raw=$(stat -c %s www/pkg/rvm_lab_bg.wasm)
 raw_simd=$(stat -c %s www/pkg/rvm_lab_simd_bg.wasm)
 # The page's weight: each file it loads (index.html, the start-up guard and shell.min.js, the
 # stylesheet, the heavier of the two module builds and its glue, the bundle of the page's
-# modules, the strings of one language and the open panel's own words in it) as sent gzipped
-# (its .gz sibling), for the heavier language and the heaviest panel; brotli, which browsers
-# prefer, is smaller. The
-# budget is 350 KB (the quality rules: one panel's first load, one language, gzipped).
+# modules, the worker's script, the strings of one language and the open panel's own words in
+# it) as sent gzipped (its .gz sibling), for the heavier language and the heaviest panel;
+# brotli, which browsers prefer, is smaller. The budget is 350 KB (the quality rules: one panel's first load, one language, gzipped).
 weight() {
   local suffix=$1 core=0 total heaviest=0 own f p module
-  for f in www/index.html www/boot.min.js www/shell.min.js www/style.min.css www/pkg/rvm_lab.js www/app.min.js; do
+  for f in www/index.html www/boot.min.js www/shell.min.js www/style.min.css www/pkg/rvm_lab.js www/app.min.js www/worker.min.js; do
     core=$((core + $(stat -c %s "$f$suffix")))
   done
   module=$(stat -c %s www/pkg/rvm_lab_bg.wasm"$suffix")

@@ -32,6 +32,7 @@ export const SITE = [
   'app.min.js',
   'worker.min.js',
   'editor.min.js',
+  'scorm-session.min.js',
   'editor.min.css',
   'style.min.css',
   'pkg',

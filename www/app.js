@@ -14,6 +14,7 @@
 //   editor.js   the lesson editor, a bundle of its own loaded when first used (editorApi)
 
 import { attempt, buildControls } from './controls.js';
+import { warmUp } from './comparisons.js';
 import { syncHandles, wireHandles } from './handles.js';
 import { syncPoints, wirePoints, wirePointer } from './points.js';
 import { clearErrors, renderErrors } from './errors.js';
@@ -29,7 +30,7 @@ import { encodeFragment } from './link.js';
 import { notify, renderNotices } from './notices.js';
 import { advance, pause, play, restart, startWork, stepBack } from './player.js';
 import { setStage, wireStage } from './stage.js';
-import { ScormSession, findApi } from './scorm.js';
+import { findApi, startScorm } from './scorm.js';
 import { StartupError, showStartupFailure } from './startup.js';
 import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
@@ -91,6 +92,7 @@ async function openPanel(name, pairs) {
   await Promise.all([
     loadPanelWords(state.lang, name).catch(() => null),
     asksForFormula(pairs) && loadFormula(state.lang).catch(() => null),
+    warmUp(name, pairs),
   ]);
   if (ticket !== opening) return false;
   pause();
@@ -377,7 +379,7 @@ async function main() {
   }
   if (lessonId) {
     // In an LMS the lesson reports to it, and opens where the student left it.
-    state.scorm = ScormSession.start(findApi(), lessonId);
+    state.scorm = await startScorm(lessonId);
     const step = query.get('step') ?? String(state.scorm?.resumeStep() ?? 1);
     await openLesson(lessonId, Number(step) - 1, step);
   }

@@ -34,6 +34,13 @@ export function editorModule() {
   return import(path);
 }
 
+/** A lesson's session with an LMS (scorm-session.min.js, beside the page), loaded where there
+ *  is an LMS: a page outside one does not carry it. */
+export function scormSessionModule() {
+  const path = './scorm-session.min.js';
+  return import(path);
+}
+
 /** The solver module of build `build` ('simd' or 'scalar'), as the wasm glue's `init` takes
  *  it: the response of pkg/rvm_lab[_simd]_bg.wasm (compiled as it streams in). */
 export async function solverModule(build) {
@@ -59,5 +66,5 @@ export async function formulaModule() {
 }
 
 /** The comparisons' worker script (worker.min.js, beside the page), which comparisons.js
- *  starts when a panel first has comparisons to run. */
+ *  starts when the page first opens a panel. */
 export const workerUrl = () => new URL('./worker.min.js', import.meta.url);

@@ -6,6 +6,11 @@
 // ends the session when the page goes (LMSFinish). Where there is no LMS nothing is found and
 // the lesson works as anywhere else. scripts/package.mjs builds the packages
 // (dist/scorm/<lesson>.zip).
+//
+// This module only looks for the LMS; the session (scorm-session.js) is loaded when there is
+// one, so that a page outside an LMS does not carry it.
+
+import { scormSessionModule } from './assets.js';
 
 /** How many windows up the search goes (the ADL's reference finder goes 500; LMSs nest a few). */
 const MAX_DEPTH = 10;
@@ -37,68 +42,11 @@ export function findApi() {
   }
 }
 
-/** A session with the LMS, for one lesson (the package's, `lesson`). */
-export class ScormSession {
-  /** Starts a session on `api` for lesson `lesson`; `null` without an API or when the LMS
-   *  refuses it. */
-  static start(api, lesson) {
-    if (!api || String(api.LMSInitialize('')) !== 'true') return null;
-    return new ScormSession(api, lesson);
-  }
-
-  constructor(api, lesson) {
-    this.api = api;
-    this.lesson = lesson;
-    this.started = performance.now();
-    this.completed = this.get('cmi.core.lesson_status') === 'completed';
-    this.finished = false;
-    if (['', 'not attempted'].includes(this.get('cmi.core.lesson_status'))) this.set('cmi.core.lesson_status', 'incomplete');
-    addEventListener('pagehide', () => this.finish());
-  }
-
-  get(element) {
-    return String(this.api.LMSGetValue(element) ?? '');
-  }
-
-  set(element, value) {
-    return String(this.api.LMSSetValue(element, String(value))) === 'true';
-  }
-
-  /** The step (1-based) the student left the lesson at, or null for a first attempt. */
-  resumeStep() {
-    const step = Number(this.get('cmi.core.lesson_location'));
-    return Number.isInteger(step) && step >= 1 ? step : null;
-  }
-
-  /** Records that step `index` (0-based) of `count` of lesson `lesson` is shown: the location,
-   *  and "completed" at the last step (which stays, whatever step is shown later). Another
-   *  lesson's steps are not the package's. */
-  showStep(lesson, index, count) {
-    if (this.finished || lesson !== this.lesson) return;
-    this.set('cmi.core.lesson_location', index + 1);
-    if (index === count - 1 && !this.completed) {
-      this.completed = this.set('cmi.core.lesson_status', 'completed');
-    }
-    // "suspend": the LMS keeps the location for the next attempt, which it starts as a resume.
-    this.set('cmi.core.exit', this.completed ? '' : 'suspend');
-    this.api.LMSCommit('');
-  }
-
-  /** Ends the session: the time spent, then LMSFinish (once). */
-  finish() {
-    if (this.finished) return;
-    this.finished = true;
-    this.set('cmi.core.session_time', sessionTime((performance.now() - this.started) / 1000));
-    this.api.LMSCommit('');
-    this.api.LMSFinish('');
-  }
-}
-
-/** `seconds` as SCORM 1.2's CMITimespan, HHHH:MM:SS.SS. */
-export function sessionTime(seconds) {
-  const centis = Math.floor(seconds * 100);
-  const hours = Math.floor(centis / 360000);
-  const minutes = Math.floor(centis / 6000) % 60;
-  const rest = ((centis % 6000) / 100).toFixed(2).padStart(5, '0');
-  return `${String(hours).padStart(4, '0')}:${String(minutes).padStart(2, '0')}:${rest}`;
+/** A session with the LMS above this window for lesson `lesson` (ScormSession), or null where
+ *  there is no LMS or it refuses one. */
+export async function startScorm(lesson) {
+  const api = findApi();
+  if (!api) return null;
+  const { ScormSession } = await scormSessionModule();
+  return ScormSession.start(api, lesson);
 }

@@ -7,8 +7,14 @@
 // (`Lab.comparisons()`) as they stand every REPORT_MS and when they are done. A newer job
 // takes the place of the one under way at the end of its slice.
 //
-// Messages in:  {module: WebAssembly.Module}, then {id, panel, pairs, fingerprint}.
-// Messages out: {ready: true} | {failed: reason} | {id, fingerprint, numbers, failures, done}.
+// It also opens a panel ahead of the page ({warm}): Chromium compiles a module's functions as
+// they first run, and the code is the module's, shared with the page, so the page's own
+// opening of the panel then runs code compiled already (see comparisons.js's `warmUp`).
+//
+// Messages in:  {module: WebAssembly.Module}, then {id, panel, pairs, fingerprint} or
+//               {warm: true, panel, pairs}.
+// Messages out: {ready: true} | {failed: reason} | {id, fingerprint, numbers, failures, done}
+//               | {warmed: panel}.
 
 import init, { Lab } from './pkg/rvm_lab.js';
 import { asksForFormula, loadFormula } from './formula.js';
@@ -18,6 +24,9 @@ import { nextTask } from './tasks.js';
 const SLICE_MS = 50;
 /** The outcomes so far go to the page at most this often (the table's rows follow). */
 const REPORT_MS = 100;
+
+/** The size of the drawing made ahead, in pixels: a chart's on a phone. */
+const WARM_SIZE = [400, 300];
 
 /** The module started, or the reason it could not be. */
 let ready = null;
@@ -35,7 +44,7 @@ self.onmessage = async ({ data }) => {
     }
     return;
   }
-  newest = data.id;
+  if (!data.warm) newest = data.id;
   try {
     await ready;
   } catch {
@@ -44,8 +53,28 @@ self.onmessage = async ({ data }) => {
   // A formula basis needs the formula module here too (if it cannot load, the panel does
   // not open, and the page runs the comparisons in slices).
   if (asksForFormula(data.pairs)) await loadFormula().catch(() => null);
-  if (data.id === newest) run(data);
+  if (data.warm) warm(data);
+  else if (data.id === newest) run(data);
 };
+
+/** Opens `panel` in the state `pairs` as the page is about to, reads its report, prepares its
+ *  drawing and draws it (as an SVG document: the charts' code but the canvas's), as the page
+ *  does next; then says so. Whatever fails here fails in the page too, which says why: here
+ *  it only ends the warming. */
+function warm({ panel, pairs }) {
+  let lab;
+  try {
+    lab = new Lab(panel, pairs);
+    lab.report();
+    lab.prepareDrawing(Infinity);
+    lab.svg(WARM_SIZE[0], WARM_SIZE[1], 1);
+  } catch {
+    // The page meets the same error and shows it.
+  } finally {
+    lab?.free();
+    postMessage({ warmed: panel });
+  }
+}
 
 /** Works job `id` (panel `panel` in the state `pairs`) to its end, a slice at a time, and
  *  sends its comparisons' outcomes, which must be those of `fingerprint`. */

@@ -7,7 +7,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -34,6 +34,8 @@ before(async () => {
   }
   await copyFile(join(ROOT, 'node_modules', 'scorm-again', 'dist', 'scorm12.min.js'), join(folder, 'scorm12.min.js'));
   await writeFile(join(folder, 'course.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>LMS</title><h1>Course</h1>');
+  // The served site too, under the LMS's origin (a course that frames the site, not a package).
+  await symlink(join(ROOT, 'www'), join(folder, 'site'));
   lms = await serve({ root: folder, port: 0, policy: null });
 });
 after(async () => {
@@ -44,7 +46,7 @@ after(async () => {
 
 /** Opens the LMS's page with a fresh SCORM 1.2 runtime (holding `saved`, the data of an
  *  earlier attempt, if any), launches the package in a frame, and waits for the lesson. */
-async function launch(saved = null) {
+async function launch(saved = null, src = 'content/index.html') {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   page.consoleErrors = [];
@@ -52,9 +54,11 @@ async function launch(saved = null) {
     if (message.type() === 'error') page.consoleErrors.push(message.text());
   });
   page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  page.requests = [];
+  page.on('request', (request) => page.requests.push(request.url()));
   await page.goto(`${lms.url}course.html`);
   await page.addScriptTag({ url: `${lms.url}scorm12.min.js` });
-  await page.evaluate((data) => {
+  await page.evaluate(([data, src]) => {
     window.API = new window.Scorm12API({ logLevel: 4 });
     if (data) window.API.loadFromJSON(data);
     window.calls = [];
@@ -63,12 +67,12 @@ async function launch(saved = null) {
     window.API.on('LMSCommit', () => window.calls.push(['LMSCommit']));
     window.API.on('LMSFinish', () => window.calls.push(['LMSFinish']));
     const frame = document.createElement('iframe');
-    frame.src = 'content/index.html';
+    frame.src = src;
     frame.title = 'RVM Lab lesson';
     frame.style.width = '1100px';
     frame.style.height = '800px';
     document.body.append(frame);
-  }, saved);
+  }, [saved, src]);
   const frame = await (await page.waitForSelector('iframe')).contentFrame();
   await frame.waitForSelector('body[data-ready="1"]');
   return { page, frame };
@@ -164,4 +168,25 @@ test('without an LMS the package’s file is an ordinary lesson, served or from 
     assert.deepEqual(errors, [], address);
     await context.close();
   }
+});
+
+test('the served site in an LMS frame: it loads the session (its own file) and reports; outside one it does not', async () => {
+  const { page, frame } = await launch(null, `site/index.html?lesson=${LESSON}`);
+  assert.equal(await counter(frame), 'step 1 of 5');
+  assert.deepEqual(await cmi(page), { location: '1', status: 'incomplete', exit: 'suspend' });
+  await frame.click('#lesson-next');
+  assert.equal((await cmi(page)).location, '2');
+  assert.ok(page.requests.some((url) => url.endsWith('/site/scorm-session.min.js')), 'the session was loaded');
+  assert.deepEqual(page.consoleErrors, []);
+  await page.context().close();
+
+  const context = await browser.newContext();
+  const alone = await context.newPage();
+  const requests = [];
+  alone.on('request', (request) => requests.push(request.url()));
+  await alone.goto(`${lms.url}site/index.html?lesson=${LESSON}`);
+  await alone.waitForSelector('body[data-ready="1"]');
+  assert.equal(await counter(alone), 'step 1 of 5');
+  assert.equal(requests.some((url) => url.endsWith('scorm-session.min.js')), false, 'no LMS, no session module');
+  await context.close();
 });

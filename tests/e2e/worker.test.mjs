@@ -130,4 +130,38 @@ describe('the comparisons in a worker', () => {
     );
     await refused.context().close();
   });
+
+  test('each panel is opened in the worker ahead of the page, once; a worker that never answers delays nothing for long', async () => {
+    // What the page sends its worker.
+    const recordPosts = (page) =>
+      page.addInitScript(() => {
+        window.posted = [];
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (message, ...rest) {
+          window.posted.push(message.warm ? ['warm', message.panel] : message.module ? ['module'] : ['job', message.panel]);
+          return post.call(this, message, ...rest);
+        };
+      });
+    const page = await openDone('?panel=gradient-descent', { prepare: recordPosts });
+    assert.deepEqual(await page.evaluate(() => window.posted), [['module'], ['warm', 'gradient-descent']]);
+    // Another panel, and back: the first time each.
+    await page.selectOption('#panel-select', 'fast-rvm');
+    await page.waitForFunction(() => window.rvmLab.state.panel === 'fast-rvm');
+    await page.selectOption('#panel-select', 'gradient-descent');
+    await page.waitForFunction(() => window.rvmLab.state.panel === 'gradient-descent');
+    const posted = await page.evaluate(() => window.posted);
+    assert.deepEqual(posted.filter(([kind]) => kind === 'warm'), [['warm', 'gradient-descent'], ['warm', 'fast-rvm']]);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+
+    // A worker that starts and never answers: the panel opens all the same, and is drawn.
+    const silent = await openDone('?panel=gradient-descent', {
+      prepare: (page) =>
+        page.route('**/worker.min.js', (route) => route.fulfill({ contentType: 'text/javascript', body: 'self.onmessage = () => {};' })),
+    });
+    assert.equal(await silent.evaluate(() => window.rvmLab.state.panel), 'gradient-descent');
+    assert.equal(await silent.evaluate(() => window.rvmLab.state.lab.report().tables.length > 0), true);
+    assert.deepEqual(silent.consoleErrors, []);
+    await silent.context().close();
+  });
 });
