@@ -94,22 +94,37 @@ export function drawNow() {
   drawInTask();
 }
 
+/** Every character outside ASCII that the charts write (their labels in `strings/*.js` and in
+ *  Rust), in groups: a glyph the font lacks sends the browser looking through the system's
+ *  fonts the first time it is drawn (classification's first "x₂" took 5–9 ms, once "x₁" was
+ *  set up), so each group is written in a task of its own. */
+const CHART_GLYPHS = ['x₁ −0.5 10³', '₀₂₃₄ⱼ ² ’', 'αβγηλσφ', '‖…√∞≤≥'];
+
 /**
- * Writes a few words on a scratch canvas in the fonts the charts use (plotters' canvas
- * backend: "normal" tick labels and "bold" titles, sans-serif, at the screen's pixel ratio;
- * their sizes are Rust's `plot::TICK_TEXT` and the title's in `plot::axes`). A page's first
- * words on a canvas cost the browser its set-up of those fonts; done here, in a task of its
- * own while the solver downloads, it took the first part of the first drawing from 20 to 13 ms
- * on gradient descent and from 27 to 20 ms on fast-rvm (Chromium here, medians of six loads).
+ * Writes the charts' characters on a scratch canvas in the fonts the charts use (plotters'
+ * canvas backend: "normal" tick labels and "bold" titles, sans-serif, at the screen's pixel
+ * ratio; their sizes are Rust's `plot::TICK_TEXT` and the title's in `plot::axes`), a group
+ * per task. A page's first words on a canvas cost the browser its set-up of those fonts (and
+ * of the CJK font, for a page in 中文); done here, in tasks of their own while the solver
+ * downloads, it took the first part of the first drawing from 20 to 13 ms on gradient descent
+ * and from 27 to 20 ms on fast-rvm (Chromium here, medians of six loads).
  */
 export function warmCanvasText() {
   const context = document.createElement('canvas').getContext('2d');
   if (!context) return;
   const ratio = window.devicePixelRatio || 1;
-  for (const [style, size] of [['normal', 13], ['bold', 14]]) {
-    context.font = `${style} ${Math.round(size * ratio)}px sans-serif`;
-    context.fillText('x₁ −0.5 10³ αβ', 0, 8);
-  }
+  const groups = document.documentElement.lang.startsWith('zh') ? [...CHART_GLYPHS, '迭代次数'] : CHART_GLYPHS;
+  const writes = [['normal', 13], ['bold', 14]].flatMap(([style, size]) =>
+    groups.map((words) => () => {
+      context.font = `${style} ${Math.round(size * ratio)}px sans-serif`;
+      context.fillText(words, 0, 8);
+    }),
+  );
+  const next = () => {
+    writes.shift()();
+    if (writes.length) nextTask(next);
+  };
+  next();
 }
 
 /**
