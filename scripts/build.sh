@@ -137,7 +137,8 @@ raw_simd=$(stat -c %s www/pkg/rvm_lab_simd_bg.wasm)
 # stylesheet, the heavier of the two module builds and its glue, the bundle of the page's
 # modules, the worker's script, the strings of one language and the open panel's own words in
 # it) as sent gzipped (its .gz sibling), for the heavier language and the heaviest panel;
-# brotli, which browsers prefer, is smaller. The budget is 350 KB (the quality rules: one panel's first load, one language, gzipped).
+# brotli, which browsers prefer, is smaller. The budget is 350 KB (the quality rules: one
+# panel's first load, one language, gzipped).
 weight() {
   local suffix=$1 core=0 total heaviest=0 own f p module
   for f in www/index.html www/boot.min.js www/shell.min.js www/style.min.css www/pkg/rvm_lab.js www/app.min.js www/worker.min.js; do

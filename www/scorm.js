@@ -43,10 +43,16 @@ export function findApi() {
 }
 
 /** A session with the LMS above this window for lesson `lesson` (ScormSession), or null where
- *  there is no LMS or it refuses one. */
+ *  there is no LMS, it refuses one, or the session's module cannot be loaded (the lesson then
+ *  works as outside an LMS, and the console says why). */
 export async function startScorm(lesson) {
   const api = findApi();
   if (!api) return null;
-  const { ScormSession } = await scormSessionModule();
-  return ScormSession.start(api, lesson);
+  try {
+    const { ScormSession } = await scormSessionModule();
+    return ScormSession.start(api, lesson);
+  } catch (error) {
+    console.warn(`RVM Lab: the lesson does not report to the LMS (${error?.message ?? error})`);
+    return null;
+  }
 }

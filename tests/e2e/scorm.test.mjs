@@ -46,7 +46,7 @@ after(async () => {
 
 /** Opens the LMS's page with a fresh SCORM 1.2 runtime (holding `saved`, the data of an
  *  earlier attempt, if any), launches the package in a frame, and waits for the lesson. */
-async function launch(saved = null, src = 'content/index.html') {
+async function launch(saved = null, src = 'content/index.html', prepare = null) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   page.consoleErrors = [];
@@ -56,6 +56,7 @@ async function launch(saved = null, src = 'content/index.html') {
   page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
   page.requests = [];
   page.on('request', (request) => page.requests.push(request.url()));
+  await prepare?.(page);
   await page.goto(`${lms.url}course.html`);
   await page.addScriptTag({ url: `${lms.url}scorm12.min.js` });
   await page.evaluate(([data, src]) => {
@@ -179,6 +180,17 @@ test('the served site in an LMS frame: it loads the session (its own file) and r
   assert.ok(page.requests.some((url) => url.endsWith('/site/scorm-session.min.js')), 'the session was loaded');
   assert.deepEqual(page.consoleErrors, []);
   await page.context().close();
+
+  // The session's module cannot be loaded: the lesson works all the same, without an LMS.
+  const failing = await launch(null, `site/index.html?lesson=${LESSON}`, (page) =>
+    page.route('**/scorm-session.min.js', (route) => route.fulfill({ status: 404, body: 'not here' })),
+  );
+  assert.equal(await counter(failing.frame), 'step 1 of 5');
+  assert.equal(await failing.frame.evaluate(() => window.rvmLab.state.scorm), null);
+  await failing.frame.click('#lesson-next');
+  assert.equal(await counter(failing.frame), 'step 2 of 5');
+  assert.deepEqual(failing.page.consoleErrors.filter((text) => !/404/.test(text)), []);
+  await failing.page.context().close();
 
   const context = await browser.newContext();
   const alone = await context.newPage();
