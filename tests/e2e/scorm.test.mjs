@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS } from './browser.mjs';
+import { CHROMIUM_ARGS, watched } from './browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -48,14 +48,7 @@ after(async () => {
  *  earlier attempt, if any), launches the package in a frame, and waits for the lesson. */
 async function launch(saved = null, src = 'content/index.html', prepare = null) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-  const page = await context.newPage();
-  page.consoleErrors = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') page.consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
-  page.requests = [];
-  page.on('request', (request) => page.requests.push(request.url()));
+  const page = watched(await context.newPage());
   await prepare?.(page);
   await page.goto(`${lms.url}course.html`);
   await page.addScriptTag({ url: `${lms.url}scorm12.min.js` });
@@ -156,17 +149,14 @@ test('a student who leaves at step 3 comes back to step 3; the session ends with
 test('without an LMS the package’s file is an ordinary lesson, served or from disk', async () => {
   for (const address of [`${lms.url}content/index.html`, pathToFileURL(join(folder, 'content', 'index.html')).href]) {
     const context = await browser.newContext();
-    const page = await context.newPage();
-    const errors = [];
-    page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
-    page.on('pageerror', (error) => errors.push(String(error)));
+    const page = watched(await context.newPage());
     await page.goto(address);
     await page.waitForSelector('body[data-ready="1"]');
     assert.equal(await counter(page), 'step 1 of 5');
     await page.keyboard.press('ArrowRight');
     assert.equal(await counter(page), 'step 2 of 5');
     assert.equal(await page.evaluate(() => window.rvmLab.state.scorm), null);
-    assert.deepEqual(errors, [], address);
+    assert.deepEqual(page.consoleErrors, [], address);
     await context.close();
   }
 });
@@ -193,12 +183,10 @@ test('the served site in an LMS frame: it loads the session (its own file) and r
   await failing.page.context().close();
 
   const context = await browser.newContext();
-  const alone = await context.newPage();
-  const requests = [];
-  alone.on('request', (request) => requests.push(request.url()));
+  const alone = watched(await context.newPage());
   await alone.goto(`${lms.url}site/index.html?lesson=${LESSON}`);
   await alone.waitForSelector('body[data-ready="1"]');
   assert.equal(await counter(alone), 'step 1 of 5');
-  assert.equal(requests.some((url) => url.endsWith('scorm-session.min.js')), false, 'no LMS, no session module');
+  assert.equal(alone.requests.some((url) => url.endsWith('scorm-session.min.js')), false, 'no LMS, no session module');
   await context.close();
 });
