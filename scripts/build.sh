@@ -116,6 +116,10 @@ node_modules/.bin/esbuild www/editor.js --bundle --minify --format=esm --charset
 # it finds an LMS.
 node_modules/.bin/esbuild www/scorm-session.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --outfile=www/scorm-session.min.js
+# A link's packing and compression (www/link-pack.js) likewise: link.js loads it when a link
+# first needs it (a state too long for the query, a packed link opened).
+node_modules/.bin/esbuild www/link-pack.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --outfile=www/link-pack.min.js
 node_modules/.bin/esbuild www/editor.css --minify --charset=utf8 --log-level=warning --outfile=www/editor.min.css
 # The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel is first
 # opened, to open it ahead of the page) is served minified as www/worker.min.js; it imports

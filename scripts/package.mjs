@@ -33,6 +33,7 @@ export const SITE = [
   'worker.min.js',
   'editor.min.js',
   'scorm-session.min.js',
+  'link-pack.min.js',
   'editor.min.css',
   'style.min.css',
   'pkg',

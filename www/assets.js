@@ -41,6 +41,13 @@ export function scormSessionModule() {
   return import(path);
 }
 
+/** A link's packing and compression (link-pack.min.js, beside the page), loaded when a link
+ *  first needs them (link.js). */
+export function linkPackModule() {
+  const path = './link-pack.min.js';
+  return import(path);
+}
+
 /** The solver module of build `build` ('simd' or 'scalar'), as the wasm glue's `init` takes
  *  it: the response of pkg/rvm_lab[_simd]_bg.wasm (compiled as it streams in). */
 export async function solverModule(build) {

@@ -7,7 +7,7 @@
 // It runs the bench module (pkg/bench.js and its two builds): the page's module with the
 // benchmarks besides, which the page's readers do not download (scripts/build.sh).
 
-import { loadFormula } from './formula.js';
+import { loadFormulaModule } from './formula.js';
 import { fittingBuild } from './module.js';
 import init, { ClassifierBenchmark, DesignBenchmark, EvidenceBenchmark, Lab, RvmBenchmark } from './pkg/bench.js';
 
@@ -78,7 +78,7 @@ async function main() {
   }
   // The design of a typed formula against the built-in family it spells out (benches/formula.rs):
   // the same 50 Gaussians, N = 1000.
-  await loadFormula();
+  await loadFormulaModule();
   for (const family of ['gaussian', 'formula']) {
     const bench = new DesignBenchmark(family, 1000, 50);
     results[`design ${family} N=1000 M=50`] = time(() => bench.design());

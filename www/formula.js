@@ -17,10 +17,10 @@ export const formulaLoaded = () => Boolean(globalThis.rvmLabFormula);
  *  and its errors), loaded once into that language's strings. */
 export const loadFormulaWords = (lang) => loadPanelWords(lang, 'formula');
 
-/** Loads and starts the formula module, once, with its words in `lang` if given (the page;
- *  the comparisons' worker shows no words); resolves when the solver module can use it
- *  (rejects, and the next call tries again, if it could not be loaded). */
-export function loadFormula(lang) {
+/** Loads and starts the formula module, once; resolves when the solver module can use it
+ *  (rejects, and the next call tries again, if it could not be loaded). The comparisons'
+ *  worker, which shows no words, calls this alone: its bundle then carries no strings code. */
+export function loadFormulaModule() {
   loading ??= formulaModule().then(
     ({ compile, fill, free }) => {
       globalThis.rvmLabFormula = { compile, fill, free };
@@ -34,8 +34,12 @@ export function loadFormula(lang) {
       });
     },
   );
-  if (!lang) return loading;
-  return Promise.all([loading, loadFormulaWords(lang).catch(() => null)]).then(() => undefined);
+  return loading;
+}
+
+/** As [loadFormulaModule], with the formula's words in `lang` (the page). */
+export function loadFormula(lang) {
+  return Promise.all([loadFormulaModule(), loadFormulaWords(lang).catch(() => null)]).then(() => undefined);
 }
 
 /** Whether the URL pairs `pairs` ([key, value]) ask for a formula basis. */

@@ -1,11 +1,12 @@
 // The single file's parts (rvm-lab.html): what assets.js fetches when the lab is served, held
 // inside the file — both languages' strings, every panel's own words, every lesson, the solver
-// module, the formula module, the lesson editor and the LMS session — so that it needs no fetch, no module script and no dynamic
+// module, the formula module, the lesson editor, the LMS session and a link's packing — so that it needs no fetch, no module script and no dynamic
 // import, and runs from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
 // assets.js's place; `rvm-lab:parts` is the table of contents it writes.
 
 import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP, FORMULA_GZIP } from 'rvm-lab:parts';
 import * as editor from './editor.js';
+import * as linkPack from './link-pack.js';
 import * as formulaGlue from './pkg/formula.js';
 import * as scormSession from './scorm-session.js';
 import { StartupError } from './startup.js';
@@ -58,6 +59,11 @@ export async function editorModule() {
 /** A lesson's session with an LMS, inside the file (an LMS package is this file). */
 export async function scormSessionModule() {
   return scormSession;
+}
+
+/** A link's packing and compression, inside the file. */
+export async function linkPackModule() {
+  return linkPack;
 }
 
 /** No worker script: the single file loads nothing (its policy allows no worker either), so

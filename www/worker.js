@@ -17,7 +17,7 @@
 //               | {warmed: panel}.
 
 import init, { Lab } from './pkg/rvm_lab.js';
-import { asksForFormula, loadFormula } from './formula.js';
+import { asksForFormula, loadFormulaModule } from './formula.js';
 import { nextTask } from './tasks.js';
 
 /** A slice of work, in ms: how long a newer job waits at most. */
@@ -52,7 +52,7 @@ self.onmessage = async ({ data }) => {
   }
   // A formula basis needs the formula module here too (if it cannot load, the panel does
   // not open, and the page runs the comparisons in slices).
-  if (asksForFormula(data.pairs)) await loadFormula().catch(() => null);
+  if (asksForFormula(data.pairs)) await loadFormulaModule().catch(() => null);
   if (data.warm) warm(data);
   else if (data.id === newest) run(data);
 };

@@ -5,7 +5,9 @@
 // imported points (fast-rvm's limit) make a link with a short query and a `#z=` fragment
 // that opens the same data from serve.mjs at the root and under a sub-path; an old query
 // permalink still opens; a link over LINK_MAX is not offered: the Share box says so and
-// offers the data as CSV; a broken fragment gives a notice and the view opens.
+// offers the data as CSV; a broken fragment gives a notice and the view opens. The packing
+// (link-pack.min.js) is loaded only when a link needs it; when it cannot be, the plain
+// fragment stays and a packed link gives a notice.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,6 +160,42 @@ describe('large permalinks in Chromium', () => {
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
     }
+  });
+
+  test('the packing loads only when a link needs it; without it a large state keeps its plain fragment', async () => {
+    const packs = (page) => page.requests.filter((url) => url.endsWith('/link-pack.min.js')).length;
+    const small = await open(env, '?panel=predictive&points=0.1:0.3,0.5:-0.2');
+    assert.equal(packs(small), 0, 'a view that fits the query loads no packing');
+    const rows = pointsText(300, 5).split(',').map((p) => p.replace(':', ','));
+    await small.fill('#csv-text', `x,t\n${rows.join('\n')}`);
+    await small.click('#csv button[type=submit]');
+    await packedAddress(small);
+    assert.equal(packs(small), 1, 'a state too long for the query loads it once');
+    await small.context().close();
+
+    const page = await open(env, '?panel=predictive');
+    await page.route('**/link-pack.min.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    await page.fill('#csv-text', `x,t\n${rows.join('\n')}`);
+    await page.click('#csv button[type=submit]');
+    await settled(page);
+    await page.waitForFunction(() => location.hash.startsWith('#points='));
+    const plain = new URL(await page.evaluate(() => location.href));
+    assert.equal((await points(page)).length, 300);
+    const copy = await open(env, `${plain.search}${plain.hash}`);
+    assert.deepEqual(await points(copy), await points(page));
+    await copy.context().close();
+    await page.context().close();
+
+    // A packed link opened without the packing: a notice, and the view opens from its query.
+    const hash = await encodeFragment([['points', pointsText(20, 6)]]);
+    const context = await env.browser.newContext();
+    await context.route('**/link-pack.min.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+    const refused = await context.newPage();
+    await refused.goto(`${env.url}?panel=predictive&N=7#${hash}`);
+    await refused.waitForSelector('body[data-ready="1"]');
+    assert.match(await refused.textContent('#notices'), /could not be read/);
+    assert.equal((await points(refused)).length, 7);
+    await context.close();
   });
 
   test('an old query permalink still opens its points, and keeps them in the query', async () => {
