@@ -41,8 +41,8 @@ pub struct LeastSquares {
 pub fn fit(phi: &DMatrix<f64>, t: &[f64]) -> Result<LeastSquares> {
     check_design(phi, t)?;
     let t = DVector::from_column_slice(t);
-    let svd = Decomposition::new(phi)?;
-    let weights = svd.filter_solve(&t, |sigma| 1.0 / sigma);
+    let svd = Decomposition::new(phi, &t)?;
+    let weights = svd.filter_solve(|sigma| 1.0 / sigma);
     ensure_all_finite("w_ML", weights.as_slice())?;
     let rank = svd.rank();
     let beta = beta_ml(phi, &t, &weights, rank);

@@ -390,7 +390,7 @@ impl<'a> Normal<'a> {
             a.set_diagonal(&(a.diagonal().add_scalar(lambda)));
             CholeskyFactor::new(a, RIDGE_MATRIX)?.solve(&self.phi_t_t)
         } else {
-            Decomposition::new(self.phi)?.filter_solve(&self.t, |sigma| sigma / (sigma * sigma + lambda))
+            Decomposition::new(self.phi, &self.t)?.filter_solve(|sigma| sigma / (sigma * sigma + lambda))
         };
         ensure_all_finite("w", w.as_slice())?;
         Ok(w)

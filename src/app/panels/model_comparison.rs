@@ -246,15 +246,14 @@ impl Panel for ComparisonPanel {
             .map(|ln_alpha| {
                 let alpha = ln_alpha.exp();
                 let e = spectrum.evaluate(alpha, beta);
-                let posterior = Posterior::fit(&phi, &data.t, Hyperparameters::new(alpha, beta)?)?;
-                let test_rms = rms_error(&phi_test, &test.t, posterior.mean())?;
+                let mean = spectrum.mean(alpha, beta);
                 Ok(SweepPoint {
                     ln_alpha,
                     gamma: e.gamma,
                     two_alpha_ew: alpha * e.mean_norm_sq,
                     log_evidence: e.log_evidence,
-                    test_rms,
-                    weights: posterior.mean().clone(),
+                    test_rms: rms_error(&phi_test, &test.t, &mean)?,
+                    weights: mean,
                 })
             })
             .collect::<Result<Vec<_>>>()?;
