@@ -15,28 +15,35 @@ export function follow(update) {
   followers.push(update);
 }
 
-/** Shows each parameter's current value in its control, then what follows the state. */
+/** Shows each parameter's current value in its control, then what follows the state. A
+ *  control is written only where it says something else: a write, even of the same value,
+ *  invalidates the page's style (a disabled state is matched by the stylesheet), and the
+ *  controls are synced on every input. */
 export function syncControls() {
   for (const box of document.querySelectorAll('#controls .control')) {
     const value = call(() => state.lab.value(box.dataset.key));
     const active = call(() => state.lab.isActive(box.dataset.key));
-    box.classList.toggle('inactive', !active);
-    for (const input of box.querySelectorAll('input, select')) input.disabled = !active;
+    if (box.classList.contains('inactive') === active) box.classList.toggle('inactive', !active);
+    for (const input of box.querySelectorAll('input, select')) update(input, 'disabled', !active);
     const select = box.querySelector('select');
     if (select) {
-      select.value = value;
+      update(select, 'value', value);
       continue;
     }
     const checkbox = box.querySelector('input[type=checkbox]');
     if (checkbox) {
-      checkbox.checked = value === '1';
+      update(checkbox, 'checked', value === '1');
       continue;
     }
-    const text = box.querySelector('input[type=text]');
     // A line being typed in keeps its caret: it is written only when it says something else.
-    if (text.value !== value) text.value = value;
+    update(box.querySelector('input[type=text]'), 'value', value);
     const range = box.querySelector('input[type=range]');
-    if (range) range.value = range.dataset.log === '1' ? Math.log10(Number(value)) : value;
+    if (range) update(range, 'value', String(range.dataset.log === '1' ? Math.log10(Number(value)) : value));
   }
-  for (const update of followers) update();
+  for (const follower of followers) follower();
+}
+
+/** Sets `element[property]` to `value` unless it is that already. */
+function update(element, property, value) {
+  if (element[property] !== value) element[property] = value;
 }
