@@ -10,7 +10,6 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** Most decimals kept exactly as a whole multiple of 10^−d. */
 const MAX_DECIMALS = 15;
 
-
 /** Packed bytes that cannot be read (link.js words it as a LinkError). */
 export class PackError extends Error {}
 

@@ -23,7 +23,8 @@ export function syncControls() {
   for (const box of document.querySelectorAll('#controls .control')) {
     const value = call(() => state.lab.value(box.dataset.key));
     const active = call(() => state.lab.isActive(box.dataset.key));
-    if (box.classList.contains('inactive') === active) box.classList.toggle('inactive', !active);
+    // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
+    box.classList.toggle('inactive', !active);
     for (const input of box.querySelectorAll('input, select')) update(input, 'disabled', !active);
     const select = box.querySelector('select');
     if (select) {

@@ -70,21 +70,29 @@ self.onmessage = async ({ data }) => {
  *  does next; then says so. Whatever fails here fails in the page too, which says why: here
  *  it only ends the warming. Then it does the same at the top of the panel's data range. */
 function warm({ panel, pairs }) {
-  let lab;
+  let lab = null;
+  let top = null;
   try {
     lab = new Lab(panel, pairs);
     show(lab);
+    if (!WARM_TOP_SKIP.has(panel)) top = largestN(lab);
   } catch {
     // The page meets the same error and shows it.
+    lab?.free();
+    lab = null;
   } finally {
     postMessage({ warmed: panel });
   }
-  if (!lab) return;
+  if (top === null) {
+    lab?.free();
+    return;
+  }
   // Later, once the page has opened and drawn the panel: at once, this work raced the page's
   // first drawing for the CPU.
   setTimeout(() => {
     try {
-      if (!WARM_TOP_SKIP.has(panel)) warmTop(lab);
+      lab.set('N', top);
+      show(lab);
     } catch {
       // Only the warming ends.
     } finally {
@@ -101,17 +109,16 @@ function show(lab) {
 }
 
 /**
- * Sets the panel's N to its largest and shows it. The panel's code is then compiled, and the
- * code that runs longest at that size optimised (Chromium first runs a function in its
- * baseline compiler, and optimises it once it has run enough), before a reader first asks
- * for that size: least squares' first change to N = 1000 took 11–18 ms without, about 3 ms
- * with it, on this machine.
+ * The largest N the panel's control allows, as text (null for a panel without data), the
+ * size its warm-up shows later. The panel's code is then compiled, and the code that runs
+ * longest at that size optimised (Chromium first runs a function in its baseline compiler,
+ * and optimises it once it has run enough), before a reader first asks for that size: least
+ * squares' first change to N = 1000 took 11–18 ms without, about 3 ms with it, on this
+ * machine.
  */
-function warmTop(lab) {
+function largestN(lab) {
   const n = lab.describe().params.find((param) => param.key === 'N');
-  if (!n) return;
-  lab.set('N', String(n.control.max));
-  show(lab);
+  return n ? String(n.control.max) : null;
 }
 
 /** Works job `id` (panel `panel` in the state `pairs`) to its end, a slice at a time, and
