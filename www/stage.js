@@ -35,14 +35,24 @@ function transformOf(element) {
 }
 
 /** Height of what the audience sees, in the top window's CSS pixels: the deck's window when
- *  the host can be read, else this page's viewport as rendered. */
+ *  the host can be read, else this page's viewport as rendered; a window narrower than 4 : 3
+ *  counts as high as a 4 : 3 one of its width. A projector is landscape, so its height
+ *  is what the text follows; a phone held upright shows a landscape slide that high (a deck
+ *  scales it to the width), and text sized by the whole height left its chart a strip. */
 function presentationHeight(onScreen) {
+  const [width, height] = topWindowSize(onScreen);
+  return Math.min(height, (width * 3) / 4);
+}
+
+/** The top window's size in CSS pixels, or this page's viewport as rendered when a
+ *  cross-origin host cannot be read. */
+function topWindowSize(onScreen) {
   try {
-    if (window.top.innerHeight) return window.top.innerHeight;
+    if (window.top.innerHeight) return [window.top.innerWidth, window.top.innerHeight];
   } catch {
     // A cross-origin host.
   }
-  return window.innerHeight * onScreen;
+  return [window.innerWidth * onScreen, window.innerHeight * onScreen];
 }
 
 /**
