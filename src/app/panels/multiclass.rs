@@ -21,7 +21,7 @@ use crate::app::class_map::{MapCache, MapSource, Probabilities};
 use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real};
-use crate::app::replay::{FIRST_SLICE, Player, Recorded, Replay, Waiting};
+use crate::app::replay::{Player, Recorded, Replay, Waiting};
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
@@ -262,8 +262,12 @@ impl Panel for MulticlassPanel {
     const LAYOUT: Layout = Layout { point_axes: ["x1", "x2"], play_speed: 2, counts: false };
     const FOLLOWS: &'static [&'static str] = &[FRAME_KEY, "class"];
 
-    /// The data and the design; the first fit's first slice (a small problem is fitted in
-    /// it), the rest in [`Panel::work`].
+    /// The data and the design, and the first fit's first piece (its first pass over the
+    /// data), the rest in [`Panel::work`]'s time slices. Only one piece here, as in
+    /// [`crate::app::glm_run::GlmRun::start`]: a piece of the first fit at N = 150 is a block
+    /// of the Hessian (N (N + 1)² / 2 multiply-adds), and the two that
+    /// [`crate::app::replay::FIRST_SLICE`] began were most of the change: 14–42 ms of an
+    /// input's task on a phone 4× slower than this machine, where it passed 50 ms.
     fn compute(settings: &MulticlassSettings) -> Result<Self> {
         let data = settings.run.data.points()?;
         if data.x.is_empty() {
@@ -273,7 +277,7 @@ impl Panel for MulticlassPanel {
         let classes = settings.run.data.classes();
         let mut start = Box::new(MulticlassStart::new(design, &data.t, classes, ClassifierSettings::default())?);
         let frame = settings.run.frame;
-        let fitting = match start.step_within(&mut Budget::units(FIRST_SLICE))? {
+        let fitting = match start.step_within(&mut Budget::units(1))? {
             Some(run) => Self::sweeps_from(run, frame),
             None => Fitting::Starting { start, waiting: Waiting::new(Some(FRAME_KEY), frame) },
         };
