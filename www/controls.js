@@ -186,7 +186,8 @@ let following = false;
  * 50 ms (classification at N = 400: the change 14–16 ms there, these 10–18 ms). The
  * input's own control already shows the value asked for, and the readouts are written in the
  * input's task (`show`), so the URL never says a state the page does not show yet. Changes
- * before that task follow once.
+ * before that task follow once; a control refused meanwhile (a keystroke that came first)
+ * keeps its text and its error, as it would have after the change's own sync.
  */
 function followChange() {
   if (following) return;
@@ -194,7 +195,7 @@ function followChange() {
   nextTask(() => {
     following = false;
     if (state.dead) return;
-    syncControls();
+    syncControls(state.errors);
     writeUrl();
   });
 }

@@ -18,14 +18,16 @@ export function follow(update) {
 /** Shows each parameter's current value in its control, then what follows the state. A
  *  control is written only where it says something else: a write, even of the same value,
  *  invalidates the page's style (a disabled state is matched by the stylesheet), and the
- *  controls are synced on every input. */
-export function syncControls() {
+ *  controls are synced on every input. A control whose key `kept` has (one showing its own
+ *  refused value and error) keeps what it says. */
+export function syncControls(kept = new Set()) {
   for (const box of document.querySelectorAll('#controls .control')) {
     const value = call(() => state.lab.value(box.dataset.key));
     const active = call(() => state.lab.isActive(box.dataset.key));
     // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
     box.classList.toggle('inactive', !active);
     for (const input of box.querySelectorAll('input, select')) update(input, 'disabled', !active);
+    if (kept.has(box.dataset.key)) continue;
     const select = box.querySelector('select');
     if (select) {
       update(select, 'value', value);

@@ -91,6 +91,25 @@ describe('the formula family', () => {
     await page.context().close();
   });
 
+  test('a keystroke refused before the last good one has been followed keeps its text and its error', async () => {
+    const page = await open(env, '?panel=basis&basis=formula&formula=exp(-abs(x-mu)/s)&M=6&bias=0');
+    // Two inputs in one task: the controls and the address follow the good one in the next
+    // task, after the bad one has been refused (as when a fast typist's keys come first).
+    await page.evaluate(() => {
+      const field = document.querySelector('#ctl-formula');
+      for (const text of ['exp(-abs(x-mu)/(2*s))', 'exp(-abs(x-mu)/(2*s']) {
+        field.value = text;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    });
+    await settled(page);
+    assert.equal(await page.inputValue('#ctl-formula'), 'exp(-abs(x-mu)/(2*s', 'the field keeps what was typed');
+    assert.equal(await fieldError(page), 'missing ‘)’ for the ‘(’ at character 16');
+    assert.equal(await query(page, 'formula'), 'exp(-abs(x-mu)/(2*s))', 'the permalink has the last good formula');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
   test('a preset fills the field and draws; a dragged centre moves that function', async () => {
     const page = await open(env, '?panel=basis&basis=formula&M=6&bias=0');
     await page.click('.control[data-key=formula] button[data-i18n="preset.laplace"]');
