@@ -3,7 +3,7 @@
 //! panel, a few charts per task) is the drawing made at once: every panel, at its defaults,
 //! drawn through the page's SVG backend once whole and once a chart per part (no time for
 //! more), gives the same shapes in the same order, each once, and as many parts as the
-//! drawing has charts (counted from the SVG: each chart's mesh).
+//! drawing has charts (counted from the SVG: each chart's axes).
 
 mod common;
 use common::svg::{Element, elements};
@@ -72,11 +72,11 @@ fn a_drawing_in_parts_is_the_drawing_at_once_on_every_panel() {
 }
 
 /// The charts of an SVG drawing: its runs of mesh lines (translucent `<line>`s in the ink
-/// colour, with the axis names written among them), each chart's first shapes.
+/// colour, with the axis names written among them), each chart's first shapes; and its colour
+/// maps (class maps, error surfaces: runs of many `<rect>`s), which have no grid under them.
 fn charts(svg: &str) -> usize {
     let is_mesh = |e: &Element| e.tag == "line" && e.has_colour("stroke", palette::INK) && e.num("opacity") < 1.0;
-    let mut runs = 0;
-    let mut in_run = false;
+    let (mut runs, mut in_run, mut cells) = (0, false, 0);
     for element in elements(svg) {
         if is_mesh(&element) {
             runs += usize::from(!in_run);
@@ -84,6 +84,12 @@ fn charts(svg: &str) -> usize {
         } else if element.tag != "text" {
             in_run = false;
         }
+        cells = if element.tag == "rect" { cells + 1 } else { 0 };
+        runs += usize::from(cells == MAP_RECTANGLES);
     }
     runs
 }
+
+/// Rectangles in a row that make a colour map (a chart's background and frame are one or
+/// two).
+const MAP_RECTANGLES: usize = 20;

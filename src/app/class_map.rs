@@ -1,7 +1,7 @@
 //! A panel's class map of the frame shown (classification, multiclass), made once per frame,
-//! a band of rows at a time and then a class's decision boundary at a time, so that the
-//! drawing's preparation can spread it over tasks (tracing multiclass's three boundaries at
-//! once was a task of 20–30 ms on this machine's first run of the code).
+//! a band of rows at a time, then its cells' colours, then a class's decision boundary at a
+//! time, so that the drawing's preparation can spread it over tasks (tracing multiclass's
+//! three boundaries at once was a task of 20–30 ms on this machine's first run of the code).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,20 +34,20 @@ pub struct MapSource<'a> {
 }
 
 /// A class map being made: the probabilities of the bands of rows done so far (each class
-/// row by row), then the map whose boundaries are being traced (a class at a time), then
-/// the whole map.
+/// row by row), then the map being prepared for drawing (its cells' colours, then its
+/// boundaries a class at a time: [`ClassMap::prepare_next`]), then the whole map.
 #[derive(Debug, Clone)]
 enum MapStage {
     Rows(Vec<Vec<f64>>),
-    Tracing(ClassMap),
+    Preparing(ClassMap),
     Done(Rc<ClassMap>),
 }
 
 /// A panel's class map of the frame shown, computed once per frame, a band of
-/// [`MAP_BAND_ROWS`] rows at a time, then a class's decision boundary at a time: by the
-/// drawing's preparation ([`crate::app::Panel::prepare_drawing`], a task per piece before
-/// the frame) or at once by the first drawing or table that needs it. A new panel (new data,
-/// new settings) starts with none.
+/// [`MAP_BAND_ROWS`] rows at a time, then its cells' colours, then a class's decision
+/// boundary at a time: by the drawing's preparation ([`crate::app::Panel::prepare_drawing`],
+/// a task per piece before the frame) or at once by the first drawing or table that needs
+/// it. A new panel (new data, new settings) starts with none.
 #[derive(Debug, Clone, Default)]
 pub struct MapCache(RefCell<Option<(usize, MapStage)>>);
 
@@ -63,7 +63,7 @@ impl MapCache {
     }
 
     /// Makes more pieces of frame `frame`'s map from `source` — bands of rows, then the
-    /// boundaries a class at a time — within `budget`, at least one; whether there was
+    /// cells' colours, then the boundaries a class at a time — within `budget`, at least one; whether there was
     /// anything to compute. A piece is counted as work enough for the budget to read the
     /// clock after it.
     pub fn prepare(&self, frame: usize, source: &MapSource<'_>, budget: &mut Budget) -> bool {
@@ -87,8 +87,8 @@ impl MapCache {
                 *kept = Some((frame, MapStage::Done(Rc::clone(&map))));
                 return (Some(map), false);
             }
-            Some((at, MapStage::Tracing(mut map))) if at == frame => {
-                map.trace_next();
+            Some((at, MapStage::Preparing(mut map))) if at == frame => {
+                map.prepare_next();
                 return (Self::keep(&mut kept, frame, map), true);
             }
             Some((at, MapStage::Rows(rows))) if at == frame => rows,
@@ -115,15 +115,15 @@ impl MapCache {
             *kept = Some((frame, MapStage::Rows(rows)));
             return (None, true);
         }
-        let map = ClassMap::untraced((x0, x1), (y0, y1), (n, n), rows);
+        let map = ClassMap::unprepared((x0, x1), (y0, y1), (n, n), rows);
         (Self::keep(&mut kept, frame, map), true)
     }
 
-    /// Keeps frame `frame`'s `map` in `kept`: done (and returned) once every boundary is
-    /// traced, else still being traced.
+    /// Keeps frame `frame`'s `map` in `kept`: done (and returned) once it is prepared for
+    /// drawing, else still being prepared.
     fn keep(kept: &mut Option<(usize, MapStage)>, frame: usize, map: ClassMap) -> Option<Rc<ClassMap>> {
-        if !map.is_traced() {
-            *kept = Some((frame, MapStage::Tracing(map)));
+        if !map.is_prepared() {
+            *kept = Some((frame, MapStage::Preparing(map)));
             return None;
         }
         let map = Rc::new(map);
@@ -170,9 +170,9 @@ mod tests {
             assert!((x - xs[i]).abs() < 1e-12 && (y - ys[j]).abs() < 1e-12, "the centres of the cells");
         }
         let cache = MapCache::default();
-        // 130 rows: six bands of 20 and one of 10, then each class's boundary, then nothing
-        // left to compute.
-        for piece in 0..10 {
+        // 130 rows: six bands of 20 and one of 10, then the cells' colours, then each class's
+        // boundary, then nothing left to compute.
+        for piece in 0..11 {
             assert!(cache.prepare(4, &source, &mut Budget::units(1)), "piece {piece}");
         }
         assert!(!cache.prepare(4, &source, &mut Budget::unlimited()));

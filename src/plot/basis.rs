@@ -47,8 +47,14 @@ pub fn draw<DB: DrawingBackend>(
     scale: f64,
     labels: &Labels,
 ) -> Result<PlotArea> {
-    let spec =
-        Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: labels.text("phi", "φⱼ(x)"), title: None };
+    let spec = Axes {
+        x: scene.x_range,
+        y: scene.y_range,
+        x_name: "x",
+        y_name: labels.text("phi", "φⱼ(x)"),
+        title: None,
+        grid: true,
+    };
     let mut chart = axes(root, &spec, scale)?;
     for (j, values) in scene.curves.iter().enumerate() {
         let points: Vec<(f64, f64)> = scene.grid.iter().copied().zip(values.iter().copied()).collect();

@@ -161,6 +161,9 @@ pub struct Axes<'s> {
     pub y_name: &'s str,
     /// Title above the chart, if any.
     pub title: Option<&'s str>,
+    /// Whether the grid is drawn: not under what covers the whole plotting area (a class
+    /// map), where it would only cost the drawing time.
+    pub grid: bool,
 }
 
 /// Key of a word in the page's `chart.*` strings and its English text.
@@ -180,6 +183,7 @@ impl<'s> Axes<'s> {
             x_name: labels.text(x_name.0, x_name.1),
             y_name: labels.text(y_name.0, y_name.1),
             title: title.map(|(key, english)| labels.text(key, english)),
+            grid: true,
         }
     }
 }
@@ -242,9 +246,11 @@ pub fn axes<'a, DB: DrawingBackend>(
         .y_label_area_size(px(Y_LABEL_AREA, scale))
         .build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1)
         .map_err(drawing_error)?;
-    chart
-        .configure_mesh()
-        .light_line_style(palette::INK.mix(0.06))
+    let mut mesh = chart.configure_mesh();
+    if !spec.grid {
+        mesh.disable_mesh();
+    }
+    mesh.light_line_style(palette::INK.mix(0.06))
         .bold_line_style(palette::INK.mix(0.15))
         .axis_style(palette::INK)
         .label_style(font.clone())

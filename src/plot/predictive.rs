@@ -127,7 +127,7 @@ pub fn draw_chart<DB: DrawingBackend>(
     scene: &PredictiveScene,
     scale: f64,
 ) -> Result<PlotArea> {
-    let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None };
+    let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None, grid: true };
     let mut chart = axes(area, &spec, scale)?;
     draw_scene(&mut chart, scene, scale)?;
     Ok(area_of(&chart))

@@ -267,9 +267,9 @@ mod tests {
         live.set("s", "0.4").unwrap();
         live.set("step", "0").unwrap();
         // Nothing of the map was computed by the check of the change: the preparation
-        // makes it, a band of rows per call, then its boundary (p₁ = ½), then has nothing
-        // left to do.
-        let pieces = MAP_CELLS.div_ceil(crate::app::class_map::MAP_BAND_ROWS) + 1;
+        // makes it, a band of rows per call, then its cells' colours, then its boundary
+        // (p₁ = ½), then has nothing left to do.
+        let pieces = MAP_CELLS.div_ceil(crate::app::class_map::MAP_BAND_ROWS) + 2;
         for piece in 0..pieces {
             assert!(live.prepare_drawing(Budget::units(1)), "piece {piece}");
         }
