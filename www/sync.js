@@ -22,12 +22,12 @@ export function follow(update) {
  *  refused value and error) keeps what it says. */
 export function syncControls(kept = new Set()) {
   for (const box of document.querySelectorAll('#controls .control')) {
-    const value = call(() => state.lab.value(box.dataset.key));
     const active = call(() => state.lab.isActive(box.dataset.key));
     // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
     box.classList.toggle('inactive', !active);
     for (const input of box.querySelectorAll('input, select')) update(input, 'disabled', !active);
     if (kept.has(box.dataset.key)) continue;
+    const value = call(() => state.lab.value(box.dataset.key));
     const select = box.querySelector('select');
     if (select) {
       update(select, 'value', value);
