@@ -72,20 +72,26 @@ fn a_drawing_in_parts_is_the_drawing_at_once_on_every_panel() {
 }
 
 /// The charts of an SVG drawing: its runs of mesh lines (translucent `<line>`s in the ink
-/// colour, with the axis names written among them), each chart's first shapes; and its colour
-/// maps (class maps, error surfaces: runs of many `<rect>`s), which have no grid under them.
+/// colour, with the axis names written among them), each chart's first shapes; and its class
+/// maps, which draw no grid under their cells (a run of many `<rect>`s that no mesh comes
+/// before, but for the ticks and words of its own axes).
 fn charts(svg: &str) -> usize {
+    let els = elements(svg);
     let is_mesh = |e: &Element| e.tag == "line" && e.has_colour("stroke", palette::INK) && e.num("opacity") < 1.0;
+    let is_axis = |e: &Element| e.tag == "text" || (e.tag == "polyline" && e.has_colour("stroke", palette::INK));
     let (mut runs, mut in_run, mut cells) = (0, false, 0);
-    for element in elements(svg) {
-        if is_mesh(&element) {
+    for (i, element) in els.iter().enumerate() {
+        if is_mesh(element) {
             runs += usize::from(!in_run);
             in_run = true;
         } else if element.tag != "text" {
             in_run = false;
         }
         cells = if element.tag == "rect" { cells + 1 } else { 0 };
-        runs += usize::from(cells == MAP_RECTANGLES);
+        if cells == MAP_RECTANGLES {
+            let before = els[..=i - MAP_RECTANGLES].iter().rev().find(|e| !is_axis(e));
+            runs += usize::from(!before.is_some_and(is_mesh));
+        }
     }
     runs
 }

@@ -112,8 +112,7 @@ impl SurfaceChart {
         labels: &Labels,
     ) -> Result<PlotArea> {
         let names = (self.x_name, self.y_name, self.title);
-        // The bands cover the whole plotting area: no grid under them.
-        let spec = Axes { grid: false, ..Axes::named(self.surface.x_range, self.surface.y_range, names, labels) };
+        let spec = Axes::named(self.surface.x_range, self.surface.y_range, names, labels);
         let mut chart = axes(area, &spec, scale)?;
         draw_bands(&mut chart, &self.surface)?;
         draw_contours(&mut chart, &self.contours, palette::INK.mix(0.35).stroke_width(px(1.0, scale)))?;
