@@ -3,7 +3,7 @@
 //! panel, a few charts per task) is the drawing made at once: every panel, at its defaults,
 //! drawn through the page's SVG backend once whole and once a chart per part (no time for
 //! more), gives the same shapes in the same order, each once, and as many parts as the
-//! drawing has charts (counted from the SVG: each chart's axes).
+//! drawing has charts (counted from the SVG: each chart's grid, or a class map's cells).
 
 mod common;
 use common::svg::{Element, elements};
@@ -89,7 +89,7 @@ fn charts(svg: &str) -> usize {
         }
         cells = if element.tag == "rect" { cells + 1 } else { 0 };
         if cells == MAP_RECTANGLES {
-            let before = els[..=i - MAP_RECTANGLES].iter().rev().find(|e| !is_axis(e));
+            let before = els[..i + 1 - MAP_RECTANGLES].iter().rev().find(|e| !is_axis(e));
             runs += usize::from(!before.is_some_and(is_mesh));
         }
     }

@@ -63,9 +63,9 @@ impl MapCache {
     }
 
     /// Makes more pieces of frame `frame`'s map from `source` — bands of rows, then the
-    /// cells' colours, then the boundaries a class at a time — within `budget`, at least one; whether there was
-    /// anything to compute. A piece is counted as work enough for the budget to read the
-    /// clock after it.
+    /// cells' colours, then the boundaries a class at a time — within `budget`, at least
+    /// one; whether there was anything to compute. A piece is counted as work enough for the
+    /// budget to read the clock after it.
     pub fn prepare(&self, frame: usize, source: &MapSource<'_>, budget: &mut Budget) -> bool {
         let mut computed = false;
         loop {
