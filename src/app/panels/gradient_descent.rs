@@ -7,6 +7,8 @@
 //! computes, the rest in the background ([`Panel::work`]), the animation showing their ends
 //! as they grow.
 
+use std::cell::RefCell;
+
 use crate::app::plotted::{Plotted, Tabulate, tabulate_all};
 use nalgebra::{DMatrix, DVector};
 use plotters::coord::Shift;
@@ -163,8 +165,12 @@ pub struct GradientPanel {
     least_squares: DVector<f64>,
     minimum_loss: f64,
     n: usize,
-    /// The error surface (M = 2) and its contour lines, over the paths so far.
-    surface: Option<(Surface, Contours)>,
+    /// The error surface (M = 2) over the paths so far.
+    surface: Option<Surface>,
+    /// Its contour lines, traced once per surface by the drawing's preparation
+    /// ([`Panel::prepare_drawing`]) or by the first drawing that needs them, so that a change
+    /// does not wait for them.
+    contours: RefCell<Option<Contours>>,
     points: Vec<(f64, f64)>,
 }
 
@@ -175,12 +181,14 @@ impl GradientPanel {
     }
 
     /// The error surface over the least-squares point and the paths so far (M = 2).
-    fn surface(&self) -> Option<(Surface, Contours)> {
-        (self.least_squares.len() == 2).then(|| {
-            let surface = error_surface((&self.gram, self.minimum_loss), &self.runs(), &self.least_squares);
-            let contours = surface.contours();
-            (surface, contours)
-        })
+    fn surface(&self) -> Option<Surface> {
+        (self.least_squares.len() == 2)
+            .then(|| error_surface((&self.gram, self.minimum_loss), &self.runs(), &self.least_squares))
+    }
+
+    /// The contour lines of `surface`, the panel's: the ones kept, else traced and kept.
+    fn contours(&self, surface: &Surface) -> Contours {
+        self.contours.borrow_mut().get_or_insert_with(|| surface.contours()).clone()
     }
 
     /// Updates shown so far.
@@ -258,7 +266,7 @@ impl GradientPanel {
     }
 
     /// The weight plane: error bands, the three paths so far, the least-squares point.
-    fn weight_chart(&self, (surface, contours): &(Surface, Contours)) -> SurfaceChart {
+    fn weight_chart(&self, surface: &Surface, contours: Contours) -> SurfaceChart {
         let paths = COLOURS
             .into_iter()
             .enumerate()
@@ -278,7 +286,7 @@ impl GradientPanel {
             title: None,
             paths,
             crosses: vec![(self.least_squares[0], self.least_squares[1])],
-            contours: contours.to_vec(),
+            contours,
         }
     }
 }
@@ -352,11 +360,22 @@ impl Panel for GradientPanel {
         let replay = Replay::new(runs, None, usize::MAX);
         let gram = phi.tr_mul(&phi);
         let on_grid = basis.features_on(&evenly_spaced(X_RANGE.0, X_RANGE.1, GRID_POINTS))?;
-        let mut panel = Self { replay, gram, on_grid, least_squares, minimum_loss, n, surface: None, points };
+        let (surface, contours) = (None, RefCell::default());
+        let mut panel = Self { replay, gram, on_grid, least_squares, minimum_loss, n, surface, contours, points };
         // A first slice: the whole of small runs (the defaults), at once.
         panel.work(&mut Budget::units(FIRST_SLICE));
         panel.surface = panel.surface();
         Ok(panel)
+    }
+
+    /// The error surface's contour lines, the heaviest part of a drawing, in one piece.
+    fn prepare_drawing(&self, _budget: &mut Budget) -> bool {
+        let Some(surface) = &self.surface else { return false };
+        let traced = self.contours.borrow().is_some();
+        if !traced {
+            self.contours(surface);
+        }
+        !traced
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
@@ -369,7 +388,7 @@ impl Panel for GradientPanel {
         let (left, right) = crate::plot::split_pair(&bottom, scale, 0.5);
         let data_area = self.data_chart().draw(&right, scale, labels)?;
         let area = match &self.surface {
-            Some(surface) => self.weight_chart(surface).draw(&left, scale, labels)?,
+            Some(surface) => self.weight_chart(surface, self.contours(surface)).draw(&left, scale, labels)?,
             None => data_area,
         };
         Ok(area)
@@ -377,7 +396,9 @@ impl Panel for GradientPanel {
 
     fn plotted(&self) -> Vec<Plotted> {
         let losses: Vec<_> = (0..3).map(|k| self.loss_chart(k)).collect();
-        let weights = self.surface.as_ref().map(|surface| self.weight_chart(surface));
+        // The weight plane's table holds the surface's values, not its contour lines
+        // (`SurfaceChart`'s `Tabulate`): a change's check does not trace them.
+        let weights = self.surface.as_ref().map(|surface| self.weight_chart(surface, vec![]));
         let data = self.data_chart();
         let mut charts: Vec<&dyn Tabulate> = losses.iter().map(|c| c as &dyn Tabulate).collect();
         charts.push(&data);
@@ -418,7 +439,7 @@ impl Panel for GradientPanel {
     /// For M = 2, the descents' start (w₀, w₁) on the weight plane, moved a hundredth of
     /// the plane at a time: a press there is the change.
     fn handles(&self, settings: &GradientSettings) -> Vec<Handle> {
-        let Some((surface, _)) = &self.surface else { return vec![] };
+        let Some(surface) = &self.surface else { return vec![] };
         let at = settings.start.unwrap_or((0.0, 0.0));
         let step = |(lo, hi): (f64, f64)| (hi - lo) / 100.0;
         let (axes, step) = (("w0", Some("w1")), (step(surface.x_range), step(surface.y_range)));
@@ -443,7 +464,8 @@ impl Panel for GradientPanel {
     }
 
     /// The three runs in turn within `budget` (an update a unit), the ends shown as they
-    /// grow; the error surface over the whole paths once they are done.
+    /// grow; the error surface over the whole paths once they are done (its contour lines
+    /// kept when the paths stayed within the surface of their beginnings).
     fn work(&mut self, budget: &mut Budget) -> bool {
         let growing = self.replay.frames().iter().any(|run| !run.is_done());
         for run in self.replay.frames_mut() {
@@ -454,7 +476,11 @@ impl Panel for GradientPanel {
         self.replay.catch_up();
         let done = self.replay.frames().iter().all(Background::is_done);
         if growing && done {
-            self.surface = self.surface();
+            let surface = self.surface();
+            if surface != self.surface {
+                self.surface = surface;
+                self.contours.take();
+            }
         }
         !done
     }
@@ -550,7 +576,7 @@ mod tests {
         let data = settings.data.dataset().unwrap();
         let phi = settings.basis.basis(&data.x).unwrap().design_matrix(&data.x).unwrap();
         let t = DVector::from_column_slice(&data.t);
-        let (surface, _) = panel.panel().surface.as_ref().unwrap();
+        let surface = panel.panel().surface.as_ref().unwrap();
         for iy in 0..surface.ny {
             for ix in 0..surface.nx {
                 let (w0, w1) = surface.cell_centre(ix, iy);
@@ -558,6 +584,31 @@ mod tests {
                 let got = surface.values[iy * surface.nx + ix];
                 assert!((got - want).abs() <= 1e-9 * want, "({w0}, {w1}): {got} against {want}");
             }
+        }
+    }
+
+    #[test]
+    fn a_change_leaves_the_contours_to_the_drawings_preparation() {
+        // Rates at which none diverges at N = 200, the runs going on in the background: at
+        // 0.002 the whole paths stay in the window of their beginnings, at 0.005 they leave it.
+        for (rate, moved) in [("0.002", false), ("0.005", true)] {
+            let mut live = Live::<GradientPanel>::try_default().unwrap();
+            live.set("rate", rate).unwrap();
+            live.set("N", "200").unwrap();
+            assert!(live.report().work.is_some_and(|(done, all)| done < all), "{rate}");
+            let panel = live.panel();
+            assert!(panel.contours.borrow().is_none(), "traced by the change");
+            assert!(panel.prepare_drawing(&mut Budget::units(1)), "the preparation traced nothing");
+            assert!(!panel.prepare_drawing(&mut Budget::units(1)), "the preparation traced them twice");
+            let surface = panel.surface.clone().unwrap();
+            assert_eq!(panel.contours.borrow().as_ref(), Some(&surface.contours()));
+            // When the runs end, the surface takes in the whole paths; its contours are kept
+            // while it is the same.
+            while live.work(Budget::units(FIRST_SLICE)) {}
+            let whole = live.panel().surface.clone().unwrap();
+            assert_eq!(whole != surface, moved, "{rate}");
+            assert_eq!(live.panel().contours.borrow().is_some(), !moved, "{rate}");
+            assert_eq!(live.panel().contours(&whole), whole.contours());
         }
     }
 
