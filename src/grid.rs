@@ -158,8 +158,8 @@ fn edge_index(((i0, j0), (_, j1)): Edge, nx: usize) -> usize {
 /// Joins segments that share an end into polylines (each edge is shared by at most two), on
 /// a grid `nx` cells wide. End 2k + s of segment k is its edge `segments[k][s]`; `table`,
 /// [`LOOSE`] at every edge's index ([`edge_index`]) and left so, holds the first end met at
-/// each edge while the segments' ends are joined in pairs. (A hash map of the edges took half
-/// of gradient descent's error surface's contours, 14 levels over 72 × 72 cells.)
+/// each edge while the segments' ends are joined in pairs. (A hash map of the edges took more
+/// than half of gradient descent's error surface's contours, 14 levels over 72 × 72 cells.)
 fn chain(segments: &[[Edge; 2]], nx: usize, table: &mut [usize]) -> Vec<Vec<Edge>> {
     let mut joined = vec![LOOSE; 2 * segments.len()];
     for (end, &edge) in segments.iter().flatten().enumerate() {

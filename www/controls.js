@@ -7,7 +7,7 @@ import { clearErrors, showError } from './errors.js';
 import { asksForFormula, formulaLoaded, loadFormula } from './formula.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
-import { syncControls, typing } from './sync.js';
+import { syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
 import { drawNow, show } from './view.js';
@@ -95,11 +95,7 @@ function buildControl({ key, control }) {
     number.value = text;
     setParamSoon(key, text);
   });
-  number.addEventListener('input', () => typing.add(number));
-  number.addEventListener('change', () => {
-    typing.delete(number);
-    setParam(key, number.value);
-  });
+  number.addEventListener('change', () => setParam(key, number.value));
   box.append(label, range, number);
   if (control.type === 'steps') box.append(presetButtons(key, control.presets));
   box.append(error);

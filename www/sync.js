@@ -7,9 +7,6 @@
 import { state } from './state.js';
 import { call } from './wasm.js';
 
-/** The number boxes being typed in: edited since their last change was asked for. */
-export const typing = new WeakSet();
-
 /** What follows the state after the controls, in the order registered. */
 const followers = [];
 
@@ -42,11 +39,7 @@ export function syncControls(kept = new Set()) {
       continue;
     }
     // A line being typed in keeps its caret: it is written only when it says something else.
-    // A number being typed keeps what it says until it is entered: the controls follow a
-    // change in a task after it (controls.js's `followChange`), by when the next box may
-    // have been typed in.
-    const text = box.querySelector('input[type=text]');
-    if (!typing.has(text)) update(text, 'value', value);
+    update(box.querySelector('input[type=text]'), 'value', value);
     const range = box.querySelector('input[type=range]');
     if (range) update(range, 'value', String(range.dataset.log === '1' ? Math.log10(Number(value)) : value));
   }

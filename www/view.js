@@ -42,9 +42,8 @@ export function schedule() {
 
 /** Tasks of preparation a drawing waits for at most (a class map is ten bands of rows, its
  *  cells' colours and a boundary per class: fourteen pieces for three classes), and the time
- *  each may take, as
- *  a slice of the background work (a piece begun in time is finished): a light map is made in
- *  one task, a heavy one a piece or a few per task. */
+ *  each may take, as a slice of the background work (a piece begun in time is finished): a
+ *  light map is made in one task, a heavy one a piece or a few per task. */
 const PREPARATIONS = 16;
 const PREPARE_MS = 6;
 
