@@ -115,8 +115,8 @@ fn a_typed_formula_is_named_by_the_charts_description_on_every_panel_with_a_basi
 fn both_csv_exports_end_with_the_state_that_opens_the_panel_again() {
     for name in panels_with_a_formula() {
         let panel = with_formula(name);
-        let results = results_csv(panel.as_ref());
-        let plotted = plotted_data_csv(panel.as_ref());
+        let results = results_csv(panel.as_ref(), false);
+        let plotted = plotted_data_csv(panel.as_ref(), false);
         let state = state_section(&results);
         assert_eq!(state, state_section(&plotted), "{name}: both exports carry one state");
         assert_eq!(state[0], ("panel".to_owned(), name.to_owned()));
@@ -127,8 +127,8 @@ fn both_csv_exports_end_with_the_state_that_opens_the_panel_again() {
         let mut again = open_panel(name).unwrap();
         let notices = again.apply_query(&state[1..]);
         assert!(notices.is_empty(), "{name}: {notices:?}");
-        assert_eq!(timeless(&results_csv(again.as_ref())), timeless(&results), "{name}");
-        assert_eq!(plotted_data_csv(again.as_ref()), plotted, "{name}");
+        assert_eq!(timeless(&results_csv(again.as_ref(), false)), timeless(&results), "{name}");
+        assert_eq!(plotted_data_csv(again.as_ref(), false), plotted, "{name}");
     }
 }
 

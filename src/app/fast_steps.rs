@@ -92,8 +92,9 @@ pub const ACTION_LEGEND: [LegendEntry; 3] = [
 
 /// The basis function the step `event` acted on, `curve(m, height)` at 0.8 of the chart's
 /// top `y_range.1`, in its action's colour — solid when added, dashed when re-estimated or
-/// deleted — and named ("add φ12") at the chart's top left; nothing for a step on no basis
-/// function.
+/// deleted — and named ("add φ12") at the chart's top left; a step on no basis function is
+/// named there too, in ink: the noise's with the new β ("re-estimate β = 192.3"), the last
+/// one "converged". So every kind of step says on the chart what it did.
 ///
 /// # Errors
 /// [`crate::Error::Drawing`] if the backend fails.
@@ -105,18 +106,26 @@ pub fn draw_candidate<DB: DrawingBackend>(
     scale: f64,
     labels: &Labels,
 ) -> Result<()> {
-    let (Some(m), Some(colour)) = (event.basis, action_colour(event.action)) else { return Ok(()) };
-    let style = colour.stroke_width(px(3.0, scale));
-    let points = curve(m, 0.8 * y_range.1);
-    if event.action == Action::Add {
-        line(chart, &points, style)?;
-    } else {
-        dashed(chart, &points, style, scale)?;
-    }
     let name = labels.text(&format!("action.{}", event.action.name()), event.action.name());
+    let (text, colour) = match (event.basis, action_colour(event.action)) {
+        (Some(m), Some(colour)) => {
+            let style = colour.stroke_width(px(3.0, scale));
+            let points = curve(m, 0.8 * y_range.1);
+            if event.action == Action::Add {
+                line(chart, &points, style)?;
+            } else {
+                dashed(chart, &points, style, scale)?;
+            }
+            (format!("{name} φ{m}"), colour)
+        }
+        _ => match event.beta.filter(|_| event.action == Action::Noise) {
+            Some(beta) => (format!("{name} = {}", crate::plot::short(beta)), palette::INK),
+            None => (name.to_owned(), palette::INK),
+        },
+    };
     let font = (FontFamily::SansSerif, px(15.0, scale)).into_font().style(FontStyle::Bold).color(&colour);
     let at = (x_range.0 + 0.02 * (x_range.1 - x_range.0), y_range.1 - 0.04 * (y_range.1 - y_range.0));
-    chart.draw_series(std::iter::once(Text::new(format!("{name} φ{m}"), at, font))).map_err(drawing_error)?;
+    chart.draw_series(std::iter::once(Text::new(text, at, font))).map_err(drawing_error)?;
     Ok(())
 }
 

@@ -14,13 +14,14 @@ use plotters::prelude::*;
 
 use super::background::{Detachable, Outcome};
 use super::params::{Notice, ParamSpec};
-use super::plotted::{Plotted, plotted_csv};
+use super::plotted::{Heading, Name, Plotted, plotted_csv};
 use super::replay::Player;
 use super::report::{Message, Report, ensure_shown_finite, with_state};
-use super::settings::{CENTRES_KEY, FRAME_KEY, PointSink, Settings, formula_sentence};
+use super::settings::{BasisParams, CENTRES_KEY, FRAME_KEY, ParamGroup, PointSink, Settings, formula_sentence};
 use crate::backend::PageBackend;
+use crate::basis::BasisSpec;
 use crate::error::{Error, Result};
-use crate::plot::{Labels, PlotArea};
+use crate::plot::{Labels, PlotArea, TRUTH_SERIES};
 use crate::solver::Budget;
 
 /// What a press on the plot grabbed, for dragging (e.g. which centre).
@@ -851,15 +852,56 @@ fn restore_if_refused(
 }
 
 /// "Save results as CSV" of `panel`: its readouts and tables ([`Report::csv`]), then the
-/// state they come from ([`with_state`]).
-pub fn results_csv(panel: &dyn PanelModel) -> String {
-    with_state(panel.report().csv(), panel.describe().name, &panel.query())
+/// state they come from ([`with_state`]); without the true noise where the generating curve
+/// is hidden (`hide_truth`, [`Labels::hide_truth`]).
+pub fn results_csv(panel: &dyn PanelModel, hide_truth: bool) -> String {
+    with_state(shown_report(panel.report(), hide_truth).csv(), panel.describe().name, &view_query(panel))
 }
 
 /// "Save plotted data as CSV" of `panel`: what its chart plots ([`plotted_csv`]), then the
-/// state.
-pub fn plotted_data_csv(panel: &dyn PanelModel) -> String {
-    with_state(plotted_csv(&panel.plotted()), panel.describe().name, &panel.query())
+/// state; without the generating curve where it is hidden.
+pub fn plotted_data_csv(panel: &dyn PanelModel, hide_truth: bool) -> String {
+    with_state(plotted_csv(&shown_plotted(panel.plotted(), hide_truth)), panel.describe().name, &view_query(panel))
+}
+
+/// `report` as the page shows it: where the generating curve is hidden (a lesson's
+/// exercise), without its legend entry and the true noise, which would give it away.
+pub fn shown_report(mut report: Report, hide_truth: bool) -> Report {
+    if hide_truth {
+        report.legend.retain(|entry| !TRUTH_SERIES.contains(&entry.key));
+        report.readouts.retain(|readout| readout.key != TRUE_NOISE);
+    }
+    report
+}
+
+/// The readout of the noise that generated the data (the fast-RVM panel's).
+pub const TRUE_NOISE: &str = "true-noise-sd";
+
+/// `tables` as the page shows them: where the generating curve is hidden, without its
+/// tables and columns (the drawing leaves it out too: [`Labels::shows`]).
+pub fn shown_plotted(tables: Vec<Plotted>, hide_truth: bool) -> Vec<Plotted> {
+    if !hide_truth {
+        return tables;
+    }
+    let truth = |heading: &Heading| matches!(heading.name, Name::Series(key) if TRUTH_SERIES.contains(&key));
+    let mut shown = vec![];
+    for mut table in tables.into_iter().filter(|table| !truth(&table.caption)) {
+        table.drop_columns(&truth);
+        shown.push(table);
+    }
+    shown
+}
+
+/// The state as a link holds it ([`PanelModel::query`]) but for what says nothing of the
+/// view: a basis key its family does not use that holds the standard basis's value (the
+/// formula beside a kernel basis), so that a recorded view names only what it shows. (A
+/// formula typed by hand stays, so that choosing the formula family again brings it back.)
+/// Not generic, so that it is compiled once rather than once per panel.
+pub fn view_query(panel: &dyn PanelModel) -> Vec<(String, String)> {
+    let standard = BasisParams::new(BasisSpec::default());
+    let mut query = panel.query();
+    query.retain(|(key, value)| panel.is_active(key) || standard.value(key).as_ref() != Some(value));
+    query
 }
 
 /// `report` with the sentence that names `panel`'s typed formula, if its basis is one

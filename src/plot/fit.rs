@@ -85,7 +85,7 @@ impl LineChart {
             let style = palette::INK.mix(0.45).stroke_width(px(1.5, scale));
             chart.draw_series(LineSeries::new([(x, y0), (x, y1)], style)).map_err(drawing_error)?;
         }
-        for curve in &self.curves {
+        for curve in self.curves.iter().filter(|curve| labels.shows(curve.series)) {
             draw_curve(&mut chart, curve, scale)?;
         }
         dots(&mut chart, &self.points, palette::DATA, scale)?;

@@ -135,7 +135,7 @@ impl LambdaChart {
                     .draw_series([Circle::new(point, px(5.0, scale), palette::MEAN.filled())])
                     .map_err(drawing_error)?;
                 let above = label_above(point.0, (x0, x1));
-                note(&mut chart, point, &format!("α* = {}", short(alpha)), above, palette::MEAN, scale)?;
+                note(&mut chart, point, &format!("α* = {}", super::short(alpha)), above, palette::MEAN, scale)?;
             }
             Optimum::Infinite => {
                 let tail = x1 - 0.12 * (x1 - x0);
@@ -161,17 +161,6 @@ fn label_above(x: f64, (x0, x1): (f64, f64)) -> ((f64, f64), Pos) {
     } else {
         ((0.0, -10.0), Pos::new(HPos::Center, VPos::Bottom))
     }
-}
-
-/// `value` to four significant digits, in exponent form when tiny or huge ("0.3333",
-/// "12.5", "1.23e6").
-fn short(value: f64) -> String {
-    let size = value.abs();
-    if size != 0.0 && !(1e-3..1e5).contains(&size) {
-        return super::scientific(value, 2);
-    }
-    let decimals = if size == 0.0 { 0 } else { (3 - size.log10().floor() as i32).clamp(0, 6) };
-    super::rounded(value, decimals)
 }
 
 /// The (s, q²) plane of one basis vector (PRML 7.101 read as a map): above the line q² = s
@@ -225,20 +214,5 @@ impl QualityPlaneChart {
         }
         chart.draw_series([Circle::new(self.point, px(5.0, scale), palette::DATA.filled())]).map_err(drawing_error)?;
         Ok(area_of(&chart))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn numbers_are_short() {
-        assert_eq!(short(1.0 / 3.0), "0.3333");
-        assert_eq!(short(12.5), "12.5");
-        assert_eq!(short(2.0), "2");
-        assert_eq!(short(0.0012346), "0.001235");
-        assert_eq!(short(1.23e6), "1.23e6");
-        assert_eq!(short(4e-5), "4e-5");
     }
 }

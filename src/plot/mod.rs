@@ -122,26 +122,43 @@ impl PlotArea {
 }
 
 /// Words drawn inside charts (titles, axis names), in the reader's language: the page
-/// sends its string table's `chart.*` entries; a missing key falls back to English.
+/// sends its string table's `chart.*` entries; a missing key falls back to English. And
+/// whether the charts leave out the curve that generated the data (a lesson's exercise:
+/// "find the noise level" without the true curve to read it off).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Labels(BTreeMap<String, String>);
+pub struct Labels {
+    words: BTreeMap<String, String>,
+    /// The generating curve is left out ([`TRUTH_SERIES`]).
+    pub hide_truth: bool,
+}
+
+/// The legend's keys of the curves that generated the data: sin 2πx (and the sequential
+/// panel's straight line: "truth" its curves' key, "truth-line" its legend's), the Poisson
+/// panel's true rate.
+pub const TRUTH_SERIES: [&str; 3] = ["truth", "truth-line", "true-rate"];
 
 impl Labels {
     /// The text for `key`, or `english` if the page sent none.
     pub fn text<'a>(&'a self, key: &str, english: &'a str) -> &'a str {
-        self.0.get(key).map_or(english, String::as_str)
+        self.words.get(key).map_or(english, String::as_str)
+    }
+
+    /// Whether the series of legend key `series` is drawn (all but the generating curve,
+    /// when it is hidden).
+    pub fn shows(&self, series: Option<&str>) -> bool {
+        !(self.hide_truth && series.is_some_and(|key| TRUTH_SERIES.contains(&key)))
     }
 }
 
 impl FromIterator<(String, String)> for Labels {
     fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Self {
-        Labels(pairs.into_iter().collect())
+        Labels { words: pairs.into_iter().collect(), hide_truth: false }
     }
 }
 
 impl<const N: usize> From<[(&str, &str); N]> for Labels {
     fn from(pairs: [(&str, &str); N]) -> Self {
-        Labels(pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect())
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
     }
 }
 
@@ -188,9 +205,13 @@ impl<'s> Axes<'s> {
     }
 }
 
-/// Whether `area` is narrower than [`NARROW`] CSS pixels, where multi-chart panels stack.
+/// Whether `area` is narrower than [`NARROW`] CSS pixels and upright, where multi-chart
+/// panels stack. (On a page the stylesheet makes a narrow chart's box upright; a stage view's
+/// box is the projector's landscape, and its large text makes it narrow in CSS pixels at
+/// scale: side by side is what fits it.)
 pub fn is_narrow<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, scale: f64) -> bool {
-    f64::from(area.dim_in_pixel().0) / scale < NARROW
+    let (w, h) = area.dim_in_pixel();
+    f64::from(w) / scale < NARROW && h >= w
 }
 
 /// Space [`axes`] leaves around the plotting area, in CSS pixels: on every side, above it
@@ -246,6 +267,7 @@ pub fn axes<'a, DB: DrawingBackend>(
         .y_label_area_size(px(Y_LABEL_AREA, scale))
         .build_cartesian_2d(spec.x.0..spec.x.1, spec.y.0..spec.y.1)
         .map_err(drawing_error)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
     let mut mesh = chart.configure_mesh();
     if !spec.grid {
         mesh.disable_mesh();
@@ -255,8 +277,8 @@ pub fn axes<'a, DB: DrawingBackend>(
         .axis_style(palette::INK)
         .label_style(font.clone())
         .axis_desc_style(font.clone())
-        .x_labels(6)
-        .y_labels(6)
+        .x_labels(tick_count(xs.end - xs.start, scale, TICK_SPACING.0))
+        .y_labels(tick_count(ys.end - ys.start, scale, TICK_SPACING.1))
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .x_desc(spec.x_name)
@@ -264,17 +286,40 @@ pub fn axes<'a, DB: DrawingBackend>(
         .map_err(drawing_error)?;
     // Above the plotting area: the y-axis name upright at the left, the title at the right.
     // Pixel ranges are the backend's; text on `area` is placed relative to its corner.
-    let (xs, ys) = chart.plotting_area().get_pixel_range();
     let (bx, by) = area.get_base_pixel();
     let baseline = ys.start - by - px(20.0, scale) as i32;
     area.draw(&Text::new(spec.y_name.to_owned(), (xs.start - bx - px(4.0, scale) as i32, baseline), font.clone()))
         .map_err(drawing_error)?;
-    if let Some(title) = spec.title {
-        let bold = (FontFamily::SansSerif, px(14.0, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
+    // The title only where it does not run into the axis's name (a small chart, a stage
+    // view's large text): the name says what the chart shows too.
+    let room = f64::from(xs.end - xs.start) / scale - text_width(spec.y_name, TICK_TEXT) - TITLE_TEXT;
+    if let Some(title) = spec.title.filter(|title| text_width(title, TITLE_TEXT) <= room) {
+        let bold =
+            (FontFamily::SansSerif, px(TITLE_TEXT, scale)).into_font().style(FontStyle::Bold).color(&palette::INK);
         let right = bold.pos(Pos::new(HPos::Right, VPos::Top));
         area.draw(&Text::new(title.to_owned(), (xs.end - bx, baseline), right)).map_err(drawing_error)?;
     }
     Ok(chart)
+}
+
+/// Size of a chart's title in CSS pixels at scale 1 (bold).
+const TITLE_TEXT: f64 = 14.0;
+
+/// About how wide `text` is in a sans-serif font of `size` pixels: 0.62 of the size a
+/// character (a bold Latin letter's mean, generous), a whole size for a CJK one.
+fn text_width(text: &str, size: f64) -> f64 {
+    text.chars().map(|c| if c >= '\u{2E80}' { 1.0 } else { 0.62 }).sum::<f64>() * size
+}
+
+/// Room per tick label along x and along y, in CSS pixels at scale 1 (a label of
+/// [`TICK_TEXT`] pixels, "-0.25" about 30 wide, with space between).
+const TICK_SPACING: (i32, i32) = (56, 34);
+
+/// How many tick labels an axis `pixels` long at `scale` takes: six where there is room
+/// ([`TICK_SPACING`] each), fewer where there is not — a small chart, or a stage view's
+/// large text — but at least two.
+fn tick_count(pixels: i32, scale: f64, spacing: i32) -> usize {
+    (f64::from(pixels) / scale / f64::from(spacing)).floor().clamp(2.0, 6.0) as usize
 }
 
 /// A tick label: at most four decimals, without trailing zeros ("20", "0.25", "-1.5").
@@ -305,6 +350,17 @@ pub fn scientific(value: f64, digits: i32) -> String {
         exponent += 1;
     }
     format!("{}e{exponent}", rounded(mantissa, digits))
+}
+
+/// `value` to four significant digits, in exponent form when tiny or huge ("0.3333",
+/// "12.5", "1.23e6").
+pub fn short(value: f64) -> String {
+    let size = value.abs();
+    if size != 0.0 && !(1e-3..1e5).contains(&size) {
+        return scientific(value, 2);
+    }
+    let decimals = if size == 0.0 { 0 } else { (3 - size.log10().floor() as i32).clamp(0, 6) };
+    rounded(value, decimals)
 }
 
 /// A polyline of `width` CSS pixels, cut where it leaves the chart's y range.
@@ -576,6 +632,16 @@ mod tests {
         assert_eq!(scientific(-0.000_000_45, 1), "-4.5e-7");
         assert_eq!(scientific(9.996e3, 2), "1e4");
         assert_eq!(scientific(0.05, 1), "5e-2");
+    }
+
+    #[test]
+    fn numbers_are_short() {
+        assert_eq!(short(1.0 / 3.0), "0.3333");
+        assert_eq!(short(12.5), "12.5");
+        assert_eq!(short(2.0), "2");
+        assert_eq!(short(0.0012346), "0.001235");
+        assert_eq!(short(1.23e6), "1.23e6");
+        assert_eq!(short(4e-5), "4e-5");
     }
 
     #[test]

@@ -112,13 +112,13 @@ pub fn draw<DB: DrawingBackend>(
     scale: f64,
 ) -> Result<PlotArea> {
     clear(root)?;
-    let area = draw_chart(root, scene, scale)?;
+    let area = draw_chart(root, scene, scale, &Labels::default())?;
     root.present().map_err(drawing_error)?;
     Ok(area)
 }
 
 /// Draws the chart of `scene` onto `area` (a whole canvas or part of one), without
-/// clearing or presenting it.
+/// clearing or presenting it; the generating curve as `labels` say ([`Labels::shows`]).
 ///
 /// # Errors
 /// [`crate::Error::Drawing`] if the backend fails.
@@ -126,10 +126,11 @@ pub fn draw_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     scene: &PredictiveScene,
     scale: f64,
+    labels: &Labels,
 ) -> Result<PlotArea> {
     let spec = Axes { x: scene.x_range, y: scene.y_range, x_name: "x", y_name: "t", title: None, grid: true };
     let mut chart = axes(area, &spec, scale)?;
-    draw_scene(&mut chart, scene, scale)?;
+    draw_scene(&mut chart, scene, scale, labels)?;
     Ok(area_of(&chart))
 }
 
@@ -146,15 +147,21 @@ pub fn scene_chart<'a, DB: DrawingBackend>(
 ) -> Result<Chart<'a, DB>> {
     let spec = Axes::named(scene.x_range, scene.y_range, (("x", "x"), ("t", "t"), None), labels);
     let mut chart = axes(area, &spec, scale)?;
-    draw_scene(&mut chart, scene, scale)?;
+    draw_scene(&mut chart, scene, scale, labels)?;
     Ok(chart)
 }
 
-/// Draws the bands, samples, truth, mean and data of `scene` onto an existing chart.
+/// Draws the bands, samples, truth (unless `labels` hide it), mean and data of `scene`
+/// onto an existing chart.
 ///
 /// # Errors
 /// [`crate::Error::Drawing`] if the backend fails.
-pub fn draw_scene<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, scene: &PredictiveScene, scale: f64) -> Result<()> {
+pub fn draw_scene<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    scene: &PredictiveScene,
+    scale: f64,
+    labels: &Labels,
+) -> Result<()> {
     let (y0, y1) = scene.y_range;
     let clamp = |y: f64| y.clamp(y0, y1);
     for (k, colour) in [(2.0, palette::BAND_2), (1.0, palette::BAND_1)] {
@@ -168,7 +175,9 @@ pub fn draw_scene<DB: DrawingBackend>(chart: &mut Chart<'_, DB>, scene: &Predict
     for sample in &scene.samples {
         line(chart, &curve(sample), palette::SAMPLE.stroke_width(px(1.0, scale)))?;
     }
-    dashed(chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
+    if labels.shows(Some(scene.link.names()[0])) {
+        dashed(chart, &scene.truth, palette::TRUTH.stroke_width(px(2.0, scale)), scale)?;
+    }
     line(chart, &scene.mean_curve(), palette::MEAN.stroke_width(px(2.5, scale)))?;
     dots(chart, &scene.points, palette::DATA, scale)?;
     Ok(())

@@ -258,7 +258,7 @@ impl Lab {
     /// then the state ([`crate::app::panel::results_csv`]).
     #[wasm_bindgen(js_name = resultsCsv)]
     pub fn results_csv(&self) -> String {
-        crate::app::panel::results_csv(self.panel.as_ref())
+        crate::app::panel::results_csv(self.panel.as_ref(), self.labels.hide_truth)
     }
 
     /// A lesson step's action ([`LessonAction`]): the points `[[x, y], …]` added, then basis
@@ -450,7 +450,7 @@ impl Lab {
     /// [done, total] | undefined, summary: [{key, args: {name: number | {key}}}]}`.
     /// The legend's swatches are in the chart's look ([`Lab::set_projector`]).
     pub fn report(&self) -> JsValue {
-        let report = self.panel.report();
+        let report = crate::app::panel::shown_report(self.panel.report(), self.labels.hide_truth);
         let shown = report.to_js();
         let legend: js_sys::Array = report
             .legend
@@ -471,13 +471,13 @@ impl Lab {
     /// keys; `number` numbers a member of a family, or is undefined; the values row after
     /// row, one per heading).
     pub fn plotted(&self) -> JsValue {
-        self.panel.plotted().to_js()
+        crate::app::panel::shown_plotted(self.panel.plotted(), self.labels.hide_truth).to_js()
     }
 
     /// The same as CSV text, then the state ([`crate::app::panel::plotted_data_csv`]).
     #[wasm_bindgen(js_name = plottedCsv)]
     pub fn plotted_csv(&self) -> String {
-        crate::app::panel::plotted_data_csv(self.panel.as_ref())
+        crate::app::panel::plotted_data_csv(self.panel.as_ref(), self.labels.hide_truth)
     }
 
     /// Draws for a projector (high-contrast colours, wider lines: [`Look::Projector`]) or,
@@ -489,15 +489,25 @@ impl Lab {
 
     /// The state as `[[key, value], …]` for the URL query.
     pub fn query(&self) -> JsValue {
-        self.panel.query().to_js()
+        crate::app::panel::view_query(self.panel.as_ref()).to_js()
     }
 
     /// Sets the words drawn inside charts: `[[key, text], …]` (the page's `chart.*`
     /// strings in the current language).
     #[wasm_bindgen(js_name = setLabels)]
     pub fn set_labels(&mut self, labels: JsValue) -> Result<(), JsValue> {
+        let hide_truth = self.labels.hide_truth;
         self.labels = string_pairs(&labels)?.into_iter().collect();
+        self.labels.hide_truth = hide_truth;
         Ok(())
+    }
+
+    /// Shows the curve that generated the data (`true`, the default) or leaves it out of
+    /// the charts, the legend, the tables and the exports, with the true noise (`false`: a
+    /// lesson's exercise, "find the noise level").
+    #[wasm_bindgen(js_name = showTruth)]
+    pub fn show_truth(&mut self, shown: bool) {
+        self.labels.hide_truth = !shown;
     }
 
     /// Draws onto `canvas` (its pixel size as set by the page), lengths scaled by

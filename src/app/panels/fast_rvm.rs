@@ -675,7 +675,7 @@ impl Panel for FastRvmPanel {
             Readout { key: "log-ml", value: run.log_ml() },
             Readout { key: "noise-precision", value: run.beta() },
             Readout { key: "noise-sd", value: run.beta().powf(-0.5) },
-            Readout { key: "true-noise-sd", value: self.noise },
+            Readout { key: crate::app::panel::TRUE_NOISE, value: self.noise },
             Readout { key: "steps-to-converge", value: replay.position().1 as f64 },
         ];
         let outcomes = recording.comparisons.outcomes();

@@ -305,6 +305,8 @@ impl ComparisonPanel {
             LegendEntry { key: "two-alpha-ew", colour: "#d55e00", mark: Mark::Line },
             LegendEntry { key: "test-rms", colour: "#0072b2", mark: Mark::Line },
             LegendEntry { key: "best", colour: "#555555", mark: Mark::Line },
+            LegendEntry { key: "truth", colour: "#009e73", mark: Mark::Dashed },
+            LegendEntry { key: "data", colour: "#0072b2", mark: Mark::Dot },
         ]
     }
 

@@ -130,13 +130,8 @@ impl Panel for PredictivePanel {
         Ok(Self { scene, n: data.len(), m: basis.len(), log_evidence: posterior.log_evidence() })
     }
 
-    fn draw<DB: DrawingBackend>(
-        &self,
-        root: &DrawingArea<DB, Shift>,
-        scale: f64,
-        _labels: &Labels,
-    ) -> Result<PlotArea> {
-        draw_chart(root, &self.scene, scale)
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>, scale: f64, labels: &Labels) -> Result<PlotArea> {
+        draw_chart(root, &self.scene, scale, labels)
     }
 
     fn plotted(&self) -> Vec<Plotted> {

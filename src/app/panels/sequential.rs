@@ -267,7 +267,7 @@ impl Panel for SequentialPanel {
         }
         self.density_chart().draw(&cells[1], scale, labels)?;
         let area = self.samples_chart().draw(&cells[2], scale, labels)?;
-        draw_chart(&cells[3], &self.predictive_scene(), scale)?;
+        draw_chart(&cells[3], &self.predictive_scene(), scale, labels)?;
         Ok(area)
     }
 
