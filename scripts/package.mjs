@@ -118,11 +118,13 @@ export function manifest(id, title, lab) {
 `;
 }
 
-/** The single file opening lesson `id` when its address names none (an LMS's launch). */
+/** The single file opening lesson `id` when its address names none (an LMS's launch), in
+ *  student mode (`data-lock`, as `lock=1`: no panel or lesson menu, no editor), so that the
+ *  student stays in the lesson the LMS tracks. */
 export function lessonFile(single, id) {
   const tag = '<html lang="en" class="no-js" data-build="single">';
   if (!single.includes(tag)) throw new Error('rvm-lab.html has no <html> tag of the single file');
-  return single.replace(tag, `<html lang="en" class="no-js" data-build="single" data-lesson="${id}">`);
+  return single.replace(tag, `<html lang="en" class="no-js" data-build="single" data-lesson="${id}" data-lock="1">`);
 }
 
 async function main() {

@@ -111,8 +111,10 @@ async function openPanel(name, pairs) {
   state.panel = name;
   // The chart's box takes the panel's aspect ratio from the stylesheet.
   document.documentElement.dataset.panel = name;
-  // On stage the charts are drawn in the projector look (`palette::Look`).
+  // On stage the charts are drawn in the projector look (`palette::Look`); a lesson's step
+  // may hide the curve that generated the data.
   call(() => state.lab.setProjector(state.stage));
+  call(() => state.lab.showTruth(!state.hiddenKeys.has('truth')));
   $('#panel-select').value = name;
   state.notices.push(...notices.map((error) => ({ error })));
   state.description = call(() => state.lab.describe());
@@ -189,9 +191,7 @@ function wireEvents() {
     renderNotices();
   });
   $('#panel-select').addEventListener('change', (event) => {
-    state.lesson = null;
-    $('#lesson-select').value = '';
-    renderLesson();
+    closeLesson();
     openPanel(event.target.value, []);
   });
   wireLessons(openPanel);
@@ -216,7 +216,7 @@ function wireEvents() {
   });
   document.addEventListener('drop', (event) => {
     const file = event.dataTransfer?.files[0];
-    if (event.defaultPrevented || !/\.json$/i.test(file?.name)) return;
+    if (event.defaultPrevented || state.locked || !/\.json$/i.test(file?.name)) return;
     event.preventDefault();
     withEditor((editor, api) => editor.openEditor(api, file));
   });
@@ -281,6 +281,9 @@ async function main() {
   const named = query.get('panel');
   if (named) document.documentElement.dataset.panel = named;
   document.body.classList.toggle('embed', query.get('embed') === '1');
+  // Student mode: `lock=1`, or a lesson's LMS package (scripts/package.mjs).
+  state.locked = query.get('lock') === '1' || document.documentElement.dataset.lock === '1';
+  document.body.classList.toggle('locked', state.locked);
   // A lesson's band comes with the lesson file, which loads beside the module: the page shows
   // once it is in, with the band and the step's panel (its chart box, its words). Where the
   // build cannot check the lesson's panels, or an LMS says where the student left off, the

@@ -248,6 +248,7 @@
         if (shown || !html.classList.contains('no-words')) return;
         if (named) html.setAttribute('data-panel', panel);
         document.body.classList.toggle('embed', first('embed') === '1');
+        document.body.classList.toggle('locked', first('lock') === '1');
         applyWords(function (key) {
           return words[key] || '';
         }, panel, 'en');

@@ -81,7 +81,12 @@ async function showLessonStep(index) {
   renderLesson();
   state.scorm?.showStep(lesson.id, index, lesson.data.steps.length);
   const step = lesson.data.steps[index];
+  // The controls the step fixes or hides (and the curve that generated the data, `truth`),
+  // in place before its panel's controls are built.
+  state.lockedKeys = new Set(step.lock);
+  state.hiddenKeys = new Set(step.hide);
   if (!(await openPanel(step.panel, step.pairs)) || state.lesson !== lesson || lesson.index !== index) return;
+  unknownKeys(step, index);
   applyAction(step.action, index);
   renderLesson();
   writeUrl();
@@ -101,9 +106,25 @@ function applyAction({ points, steps, highlight }, index) {
   startWork();
 }
 
-/** Leaves the lesson; the panel stays as the lesson left it. */
+/** A notice for each key step `index` fixes or hides that its panel has no control for. */
+function unknownKeys(step, index) {
+  const keys = new Set(['truth', ...state.description.params.map(({ key }) => key)]);
+  for (const key of [...(step.lock ?? []), ...(step.hide ?? [])]) {
+    if (!keys.has(key)) notify({ text: ['lesson.unknown-key', { step: index + 1, key }] });
+  }
+}
+
+/** Leaves the lesson; the panel stays as the lesson left it, its controls and the true curve
+ *  free again. */
 export function closeLesson() {
   state.lesson = null;
+  state.lockedKeys = new Set();
+  state.hiddenKeys = new Set();
+  if (state.lab && !state.dead) {
+    call(() => state.lab.showTruth(true));
+    syncControls();
+    show();
+  }
   $('#lesson-select').value = '';
   renderLesson();
   writeUrl();

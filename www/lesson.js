@@ -39,6 +39,11 @@ function parseAction(action) {
   return { points, steps, highlight };
 }
 
+/** Whether `value` is a list of a step's control keys (`lock`, `hide`: "noise", "beta", and
+ *  "truth" for the curve that generated the data), each at most once. */
+const keyList = (value) =>
+  Array.isArray(value) && value.every((key) => typeof key === 'string' && /^[a-z][\w-]*$/i.test(key)) && new Set(value).size === value.length;
+
 /** Whether `text` is a text to show (not empty or only white space). */
 const words = (text) => typeof text === 'string' && text.trim() !== '';
 
@@ -80,6 +85,7 @@ export function validateLesson(json, file, panels) {
     if (!panels.includes(panel)) fail(k, 'state', 'no-panel');
     const action = parseAction(step.action);
     if (!action) fail(k, 'action', 'bad-action');
+    for (const field of ['lock', 'hide']) if (step[field] !== undefined && !keyList(step[field])) fail(k, field, 'not-keys');
     return { ...step, panel, pairs: pairs.filter(([key]) => key !== 'panel'), action };
   });
   return { ...json, steps };

@@ -6,9 +6,13 @@
 import { $, framed, state, t } from './state.js';
 import { call } from './wasm.js';
 
-/** Tick labels and legends on stage, as a fraction of the presentation's height: 2.25 %,
- *  24 px on a 1080-pixel projector. */
-const STAGE_TEXT = 0.0225;
+/** Every text on stage (tick labels, legend, lesson, player), as a fraction of the
+ *  presentation's height: 3.1 %, 22 px on a 720-pixel projector and 33 px on a 1080-pixel
+ *  one, what a lecture hall's back row reads (a slide's body text is 3–5 % of its height). */
+const STAGE_TEXT = 0.031;
+
+/** How much larger "Large type" makes it on stage (the chart's text and lines too). */
+const LARGE_STAGE = 1.3;
 
 /** Screen pixels per CSS pixel of the chart, beyond devicePixelRatio: the scale of CSS
  *  transforms above it, in this page and above its frame (a reveal.js slide is scaled that
@@ -61,7 +65,7 @@ function topWindowSize(onScreen) {
  */
 export function textZoom(onScreen) {
   if (!state.stage) return 1;
-  const wanted = (STAGE_TEXT * presentationHeight(onScreen)) / onScreen;
+  const wanted = (STAGE_TEXT * (state.large ? LARGE_STAGE : 1) * presentationHeight(onScreen)) / onScreen;
   return Math.max(1, wanted / state.description.chartText);
 }
 
@@ -86,13 +90,27 @@ export function wireStage(changed) {
   $('#edit-toggle').addEventListener('click', () => {
     setEditing(!state.editing);
   });
+  wireFullscreen();
+}
+
+/** The stage's "Full screen" button, where the page may go full screen (a deck's frame needs
+ *  `allow="fullscreen"`): the whole page, or back. */
+function wireFullscreen() {
+  const button = $('#fullscreen-toggle');
+  button.hidden = !document.fullscreenEnabled;
+  button.addEventListener('click', () => {
+    const asked = document.fullscreenElement ? document.exitFullscreen() : document.documentElement.requestFullscreen();
+    asked.catch(() => {});
+  });
+  document.addEventListener('fullscreenchange', () => button.setAttribute('aria-pressed', String(Boolean(document.fullscreenElement))));
 }
 
 /**
- * Enters or leaves stage view. On stage the player and the work bar move to the strip under
- * the chart, the tables into the side column, and the side column becomes a drawer, closed;
- * off stage they go back. The charts
- * are drawn in the projector look on stage (wider lines, deeper colours), the screen look off it.
+ * Enters or leaves stage view. On stage a lesson's text and the chart's summary move beside
+ * the chart (above it in an upright window), the player and the work bar to the strip under
+ * it, the tables into the side column, and the side column becomes a drawer, closed; off
+ * stage they go back. The charts are drawn in the projector look on stage (wider lines,
+ * deeper colours), the screen look off it.
  */
 export function setStage(on) {
   state.stage = on;
@@ -100,15 +118,25 @@ export function setStage(on) {
   setEditing(false);
   document.body.classList.toggle('stage', on);
   $('#stage-strip').hidden = !on;
+  $('#stage-side').hidden = !on;
   const drawer = $('#drawer');
   if (on) {
+    $('#stage-side').prepend($('#lesson'), $('#chart-summary'));
+    // The lesson's buttons beside its step counter, at the top: the text below may scroll.
+    $('#lesson-counter').after($('#lesson-nav'));
     $('#stage-strip').prepend($('#player'), $('#working'));
+    // "Large type" is the stage's for every panel; off stage it is the lesson's.
+    $('#stage-tools').prepend($('#large-toggle'));
     $('#readouts').after($('#tables'));
     drawer.setAttribute('role', 'region');
     drawer.dataset.i18nLabel = 'stage.controls';
     drawer.setAttribute('aria-label', t('stage.controls'));
   } else {
+    $('main').prepend($('#lesson'));
+    $('#lesson-error').after($('#lesson-nav'));
+    $('#legend').after($('#chart-summary'));
     $('#drawer-close').after($('#player'), $('#working'));
+    $('#lesson-next').after($('#large-toggle'));
     $('#drawer').before($('#tables'));
     drawer.removeAttribute('role');
     delete drawer.dataset.i18nLabel;

@@ -28,6 +28,13 @@ export const state = {
   scorm: null,
   /** Large type for a projector. */
   large: false,
+  /** Student mode (`lock=1`, an LMS package): no panel or lesson menu, no editor, so the
+   *  student stays in the lesson. */
+  locked: false,
+  /** The controls the lesson's step fixes (shown, not changeable) and those it hides;
+   *  `truth` among the hidden: the curve that generated the data. */
+  lockedKeys: new Set(),
+  hiddenKeys: new Set(),
   /** Stage view (`?stage=1`): the chart fills the viewport; a press edits only in edit mode. */
   stage: false,
   editing: false,

@@ -23,9 +23,13 @@ export function follow(update) {
 export function syncControls(kept = new Set()) {
   for (const box of document.querySelectorAll('#controls .control')) {
     const active = call(() => state.lab.isActive(box.dataset.key));
+    // A lesson's step may fix a control (shown, not changeable) or hide it.
+    const locked = state.lockedKeys.has(box.dataset.key);
+    update(box, 'hidden', state.hiddenKeys.has(box.dataset.key));
     // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
     box.classList.toggle('inactive', !active);
-    for (const input of box.querySelectorAll('input, select')) update(input, 'disabled', !active);
+    box.classList.toggle('locked', locked);
+    for (const input of box.querySelectorAll('input, select, button')) update(input, 'disabled', !active || locked);
     if (kept.has(box.dataset.key)) continue;
     const value = call(() => state.lab.value(box.dataset.key));
     const select = box.querySelector('select');

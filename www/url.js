@@ -1,4 +1,4 @@
-// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage) read
+// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage, lock) read
 // once, the address bar rewritten after every change, the share box's permalink and iframe
 // snippet, and the height an embedding page (embed.js) needs.
 
@@ -8,7 +8,7 @@ import { $, framed, state, t } from './state.js';
 import { call, panelNames } from './wasm.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
-export const PAGE_KEYS = ['panel', 'lang', 'embed', 'lesson', 'large', 'stage'];
+export const PAGE_KEYS = ['panel', 'lang', 'embed', 'lesson', 'large', 'stage', 'lock'];
 const DEFAULT_PANEL = 'predictive';
 
 /** Reads panel, lang and embed; anything unusable falls back with a notice. */
@@ -55,6 +55,7 @@ export function writeUrl() {
   if (state.stage) pairs.push(['stage', '1']);
   if (state.lang !== 'en') pairs.push(['lang', state.lang]);
   if (state.embed) pairs.push(['embed', '1']);
+  if (state.locked) pairs.push(['lock', '1']);
   const { query, fragment } = splitPairs(pairs);
   const address = `${location.pathname}?${new URLSearchParams(query)}`;
   const write = ++writes;

@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { open, panelNames, start } from './browser.mjs';
 
 const SHOTS = fileURLToPath(new URL('../../test-results/', import.meta.url));
-/** Tick labels and legends on stage: at least this fraction of the viewport's height. */
-const STAGE_TEXT = 0.022;
+/** Every text on stage (tick labels, legend, counter, lesson, buttons): at least this
+ *  fraction of the viewport's height, 22 px at 720 p (the issue's back-row rule). */
+const STAGE_TEXT = 0.03;
 
 let env;
 before(async () => {
@@ -41,7 +42,7 @@ function measureChart(frame) {
 }
 
 describe('stage view', () => {
-  test('every panel at 1280×720: no scrollbars, the chart fills most of the view, text ≥ 2.2 % of its height', async () => {
+  test('every panel at 1280×720: no scrollbars, the chart fills most of the view, text ≥ 3 % of its height', async () => {
     for (const name of await panelNames()) {
       const page = await open(env, `?panel=${name}&stage=1`, { viewport: { width: 1280, height: 720 } });
       const m = await measureChart(page);
@@ -57,6 +58,103 @@ describe('stage view', () => {
     }
   });
 
+  test('1280×720 and 1024×768: every text is ≥ 3 % of the view’s height, and the step’s numbers, the player, Large type and Full screen are in view', async () => {
+    const views = [
+      '?panel=fast-rvm&step=9&stage=1',
+      '?panel=classification&step=7&stage=1',
+      '?panel=gradient-descent&stage=1',
+      '?lesson=fast-rvm&step=5&stage=1',
+      '?lesson=sparsity&step=2&stage=1&lang=zh',
+    ];
+    for (const [width, height] of [[1280, 720], [1024, 768]]) {
+      for (const view of views) {
+        const label = `${width}×${height} ${view}`;
+        const page = await open(env, view, { viewport: { width, height } });
+        const m = await measureChart(page);
+        assert.deepEqual(m.scroll, m.viewport, `${label}: the page scrolls`);
+        const chartText = (m.smallestText * m.box.width) / m.backing[0];
+        assert.ok(chartText >= STAGE_TEXT * height, `${label}: chart text ${chartText.toFixed(1)} px`);
+        // Every text the page shows (its own text nodes, in view and not clipped away): its
+        // font size.
+        const small = await page.evaluate((least) => {
+          const found = [];
+          const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const el = node.parentElement;
+            if (!node.textContent.trim() || !el.checkVisibility({ visibilityProperty: true })) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            const box = range.getBoundingClientRect();
+            if (box.width < 1 || box.height < 1 || el.closest('.visually-hidden, header.site, dialog')) continue;
+            const size = parseFloat(getComputedStyle(el).fontSize);
+            if (size < least) found.push(`${el.id || el.className || el.tagName}: ${size.toFixed(1)} px “${node.textContent.trim().slice(0, 30)}”`);
+          }
+          return found;
+        }, STAGE_TEXT * height);
+        assert.deepEqual(small, [], `${label}: text under ${(STAGE_TEXT * height).toFixed(1)} px`);
+        // What must be in view, whole and not covered: the summary (the step's action, its
+        // relevance vectors, ln p), the player's buttons and counter, Large type, Full screen.
+        const needed = ['#chart-summary', '#large-toggle', '#fullscreen-toggle', '#drawer-toggle'];
+        if (!view.includes('sparsity')) needed.push('#play', '#step', '#progress-text');
+        if (view.includes('lesson')) needed.push('#lesson-prev', '#lesson-next', '#lesson-counter', '#lesson-step-title');
+        for (const selector of needed) {
+          const seen = await page.$eval(selector, (el) => {
+            const box = el.getBoundingClientRect();
+            const inView = box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5 && box.right <= innerWidth + 0.5;
+            const top = document.elementFromPoint(box.left + Math.min(box.width / 2, 8), box.top + Math.min(box.height / 2, 8));
+            return inView && (el === top || el.contains(top));
+          });
+          assert.ok(seen, `${label}: ${selector} is not in view`);
+        }
+        if (view.includes('fast-rvm&step=9')) {
+          const summary = await page.textContent('#chart-summary');
+          assert.match(summary, /delete φ0.*8 relevance vectors.*ln p\(t\|α,β\) = -81\.379/, summary);
+        }
+        await page.screenshot({ path: `${SHOTS}stage-text-${width}x${height}-${view.replace(/\W+/g, '-')}.png` });
+        assert.deepEqual(page.consoleErrors, []);
+        await page.context().close();
+      }
+    }
+  });
+
+  test('Large type makes every text on stage 1.3 times as large, the chart’s too, and is kept in the address', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=9&stage=1', { viewport: { width: 1280, height: 720 } });
+    const sizes = async () => ({
+      chart: (await measureChart(page)).smallestText,
+      summary: parseFloat(await page.$eval('#chart-summary', (el) => getComputedStyle(el).fontSize)),
+    });
+    const before = await sizes();
+    const draws = await page.$eval('#chart', (c) => Number(c.dataset.draws));
+    await page.click('#large-toggle');
+    await page.waitForFunction((n) => Number(document.querySelector('#chart').dataset.draws) > n, draws);
+    const after = await sizes();
+    assert.equal(await page.getAttribute('#large-toggle', 'aria-pressed'), 'true');
+    assert.equal(new URL(page.url()).searchParams.get('large'), '1');
+    assert.ok(Math.abs(after.summary / before.summary - 1.3) < 0.02, `summary ${before.summary} → ${after.summary} px`);
+    assert.ok(Math.abs(after.chart / before.chart - 1.3) < 0.1, `chart text ${before.chart} → ${after.chart}`);
+    await page.context().close();
+  });
+
+  test('every kind of fast-RVM step is named on the chart: add, re-estimate, delete, the noise’s β, converged', async () => {
+    const page = await open(env, '?panel=fast-rvm&step=0', { viewport: { width: 1280, height: 720 } });
+    const named = await page.evaluate(async () => {
+      const lab = window.rvmLab.state.lab;
+      const seen = new Map();
+      for (let step = 0; step <= 26; step += 1) {
+        lab.set('step', String(step));
+        const action = lab.report().summary[0].args.action.key;
+        const texts = [...lab.svg(900, 500, 1).matchAll(/<text[^>]*>\s*([^<]*?)\s*<\/text>/g)].map((m) => m[1]);
+        if (!seen.has(action)) seen.set(action, texts.find((t) => /^(add φ|re-estimate|delete φ|converged)/.test(t)) ?? null);
+      }
+      return Object.fromEntries(seen);
+    });
+    assert.match(named['cell.add'], /^add φ\d+$/);
+    assert.match(named['cell.delete'], /^delete φ\d+$/);
+    assert.match(named['cell.noise'], /^re-estimate β = \d/);
+    assert.equal(named['cell.converged'], 'converged');
+    await page.context().close();
+  });
+
   test('800×450 to 3840×2160, 16:9 and 4:3: nothing scrolls or is cut off; the text grows with the view', async () => {
     let previous = 0;
     for (const [width, height] of [[800, 450], [1024, 768], [1920, 1080], [3840, 2160]]) {
@@ -69,7 +167,7 @@ describe('stage view', () => {
       assert.ok(text >= previous, 'the text grows with the view');
       previous = text;
       const lesson = await page.$eval('#lesson', (el) => el.getBoundingClientRect().toJSON());
-      assert.ok(lesson.bottom <= m.box.top + 1, 'the lesson band sits above the chart');
+      assert.ok(lesson.left >= m.box.right - 1, 'the lesson’s text sits beside the chart');
       await page.screenshot({ path: `${SHOTS}stage-lesson-${width}x${height}.png` });
       await page.context().close();
     }
@@ -180,7 +278,7 @@ describe('in a reveal.js deck', () => {
     const label = `${size.width}×${size.height}`;
     const presentation = Math.min(size.height, (size.width * 3) / 4);
 
-    test(`${label}: the framed chart lies inside its frame, covers ≥ 60 % of it, is crisp and readable`, async () => {
+    test(`${label}: the framed chart lies inside its frame, covers ≥ 50 % of it, is crisp and readable`, async () => {
       for (const index of [1, 2, 3]) {
         const { page, element, frame } = await openDeck(size, index);
         assert.equal(await page.evaluate(() => window.Reveal.isScrollView()), false, 'the deck shows slides');
@@ -191,8 +289,10 @@ describe('in a reveal.js deck', () => {
         assert.ok(chart.left >= outer.x - 0.5 && chart.top >= outer.y - 0.5, `slide ${index}: chart starts outside the frame`);
         assert.ok(chart.left + chart.width <= outer.x + outer.width + 0.5, `slide ${index}: chart wider than the frame`);
         assert.ok(chart.top + chart.height <= outer.y + outer.height + 0.5, `slide ${index}: chart below the frame`);
+        // (Half the frame at least: the legend, the summary, the player and the stage's tools
+        // share the rest, in text 3 % of the deck's height.)
         const cover = (chart.width * chart.height) / (outer.width * outer.height);
-        assert.ok(cover >= 0.6, `slide ${index}: the chart covers ${(cover * 100).toFixed(0)} % of its frame`);
+        assert.ok(cover >= 0.5, `slide ${index}: the chart covers ${(cover * 100).toFixed(0)} % of its frame`);
         assert.ok(Math.abs(m.backing[0] - chart.width) <= 2, `slide ${index}: ${m.backing[0]} canvas pixels for ${chart.width.toFixed(0)} on screen`);
         const text = (m.smallestText * chart.width) / m.backing[0];
         assert.ok(text >= STAGE_TEXT * presentation, `slide ${index}: chart text ${text.toFixed(1)} px on screen`);
