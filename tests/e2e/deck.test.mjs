@@ -163,15 +163,15 @@ describe('a reveal.js deck on another site', () => {
 /** The window sizes a lecture meets, 4 : 3 and 16 : 9 and between. */
 const SIZES = [[1024, 768], [1280, 720], [1280, 800], [1366, 768], [1440, 1080], [1600, 900], [1920, 1080]];
 
-/** Runs in a frame: the boxes of its visible buttons in `scope` (a selector), with whether each
+/** Runs in a frame: the boxes of its visible buttons matching `selector`, with whether each
  *  is inside the frame's viewport and on top at its centre and near its four corners (nothing,
  *  the chart included, covers it); and whether the page scrolls. */
-function buttonsIn(scope) {
+function buttonsIn(selector) {
   const onTop = (button, x, y) => {
     const hit = document.elementFromPoint(x, y);
     return hit !== null && button.contains(hit);
   };
-  const buttons = [...document.querySelectorAll(`${scope} button`)].filter((b) => b.checkVisibility() && b.offsetWidth > 0);
+  const buttons = [...document.querySelectorAll(selector)].filter((b) => b.checkVisibility() && b.offsetWidth > 0);
   return {
     scrolls: document.documentElement.scrollHeight > innerHeight || document.documentElement.scrollWidth > innerWidth,
     buttons: buttons.map((button) => {
@@ -223,7 +223,7 @@ describe('the example deck (www/deck.html)', () => {
           const apart = a.right <= box[0] || a.left >= box[2] || a.bottom <= box[1] || a.top >= box[3];
           assert.ok(apart, `slide ${index}: the deck's arrow at ${Math.round(a.left)},${Math.round(a.top)} covers the frame`);
         }
-        const strip = await frame.evaluate(buttonsIn, '#stage-strip');
+        const strip = await frame.evaluate(buttonsIn, '#stage-strip button');
         assert.equal(strip.scrolls, false, `slide ${index}: the framed page scrolls`);
         assert.ok(strip.buttons.length >= 2, `slide ${index}: the stage strip shows ${strip.buttons.length} buttons`);
         for (const b of strip.buttons) {
@@ -237,23 +237,30 @@ describe('the example deck (www/deck.html)', () => {
     });
   }
 
-  // The lesson's band on stage (www/style.css, body.stage .lesson) is at most 30 % of the
-  // frame's height and scrolls inside itself: with stage text at 3.1 % of the window's height
-  // the lesson's title, step title and text fill it, and Previous / Next are scrolled out of
-  // it. That is the lab's stage layout, for the lead; the frame itself fits (above).
+  // The lesson's Previous / Next sit at the end of its band on stage (www/style.css,
+  // body.stage .lesson: at most 30 % of the frame's height, scrolling inside itself), so they
+  // are there only while the lesson's title, step title and text leave them room.
   for (const [width, height] of [[1024, 768], [1280, 720], [1920, 1080]]) {
-    test(`${width}×${height}: the framed lesson's Previous and Next are inside its band and uncovered`, { todo: "the lab's stage layout: the lesson band scrolls its Previous / Next out of view" }, async () => {
+    test(`${width}×${height}: on every step, the framed lesson's Previous and Next are inside its band and uncovered`, async () => {
       const context = await env.browser.newContext({ viewport: { width, height } });
       const page = await context.newPage();
       await page.goto(`${env.url}deck.html#/4`);
       await page.waitForFunction(() => window.Reveal?.isReady());
       const { frame } = await showSlide(page, 4);
-      const nav = await frame.evaluate(buttonsIn, '#lesson .lesson-nav');
-      const band = await frame.evaluate(() => document.querySelector('#lesson').getBoundingClientRect().toJSON());
-      assert.equal(nav.buttons.length, 2);
-      for (const b of nav.buttons) {
-        const inBand = b.box[1] >= band.top - 0.5 && b.box[3] <= band.bottom + 0.5;
-        assert.ok(b.inside && inBand && b.uncovered, `"${b.name}" at ${b.box}, the band ${Math.round(band.top)}–${Math.round(band.bottom)}`);
+      const steps = Number((await frame.textContent('#lesson-counter')).match(/of (\d+)/)[1]);
+      for (let k = 1; k <= steps; k += 1) {
+        if (k > 1) {
+          await frame.click('#lesson-next');
+          await frame.waitForFunction((n) => document.querySelector('#lesson-counter').textContent.startsWith(`step ${n} `), k);
+          await settled(frame);
+        }
+        const nav = await frame.evaluate(buttonsIn, '#lesson-prev, #lesson-next');
+        const band = await frame.evaluate(() => document.querySelector('#lesson').getBoundingClientRect().toJSON());
+        assert.equal(nav.buttons.length, 2);
+        for (const b of nav.buttons) {
+          const inBand = b.box[1] >= band.top - 0.5 && b.box[3] <= band.bottom + 0.5;
+          assert.ok(b.inside && inBand && b.uncovered, `step ${k}: "${b.name}" at ${b.box}, the band ${Math.round(band.top)}–${Math.round(band.bottom)}`);
+        }
       }
       await context.close();
     });
