@@ -24,7 +24,9 @@
 //   of the deck still works while a frame has the focus.
 // - Each lab frame is told the deck's scale, `{type: "rvm-lab:scale", scale}`, and the deck
 //   window's size, `view: [width, height]`: a frame on another origin cannot measure the
-//   deck, and draws crisp and sizes its stage text by them.
+//   deck, and draws crisp and sizes its stage text by them. `focus: true` tells the lab that
+//   the deck hands the keyboard over, so it does not give the focus back itself when its
+//   slide is left (www/host.js).
 //
 // Options: `Reveal.initialize({ rvmLab: { selector: 'iframe.rvm-lab, iframe[data-rvm-lab]' } })`
 // names the lab's frames.
@@ -91,7 +93,11 @@
       const frame = shownLab();
       const focused = document.activeElement;
       if (frame) {
-        if (focused !== frame) frame.focus({ preventScroll: true });
+        frame.focus({ preventScroll: true });
+        // A frame given the focus while its page was loading (a deck opened at its slide) is
+        // the deck's focused element, but Chromium leaves the page it loads without the keys,
+        // and focus() on a focused element does nothing: its window's focus() hands them in.
+        frame.contentWindow?.focus();
       } else if (focused?.tagName === 'IFRAME' && (isLab(focused) || !deck.getCurrentSlide()?.contains(focused))) {
         focused.blur();
       }
@@ -121,6 +127,9 @@
       document.dispatchEvent(event);
     }
 
+    /** A frame's message: a reveal.js API call (noted, so the lab's key that follows is not
+     *  replayed), or the lab's word (the frame is a lab; its first since loading tells it the
+     *  scale and gives it the keys if shown; a passed-on key with no API call is replayed). */
     function onMessage({ source, data }) {
       const frame = source && frameOf(source);
       if (!frame) return;

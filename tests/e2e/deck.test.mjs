@@ -46,11 +46,11 @@ after(async () => {
 });
 
 /** A Chromium page of `viewport`'s size showing the test deck `which` ('with' or 'without' the
- *  plugin). */
-async function openTestDeck(which, viewport = { width: 1280, height: 720 }) {
+ *  plugin), at `slide` (the address's fragment, reveal.js's `#/2`) if given. */
+async function openTestDeck(which, viewport = { width: 1280, height: 720 }, slide = '') {
   const context = await env.browser.newContext({ viewport });
   const page = watched(await context.newPage());
-  await page.goto(`${deck.url}${which}/index.html`);
+  await page.goto(`${deck.url}${which}/index.html${slide}`);
   return page;
 }
 
@@ -110,6 +110,16 @@ describe('a reveal.js deck on another site', () => {
     await page.context().close();
   });
 
+  test('with the plugin, a deck opened at a slide whose frame is still loading: the frame takes the keys once loaded, s steps it', async () => {
+    const page = await openTestDeck('with', undefined, '#/2');
+    const rvm = await shownFrame(page);
+    await rvm.waitForFunction(readyAndFocused);
+    await page.keyboard.press('s');
+    await rvm.waitForFunction(() => document.querySelector('#readouts dd[data-key="step"]')?.textContent === '1');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
   test('without the plugin the deck keeps the keys until a click; after a click in the lesson the clicker walks it', async () => {
     const page = await openTestDeck('without');
     const onSlide = (h) => page.waitForFunction((k) => window.Reveal.getIndices().h === k, h);
@@ -135,7 +145,7 @@ describe('a reveal.js deck on another site', () => {
     await page.context().close();
   });
 
-  test('with the plugin, Firefox: the same walk by the keyboard alone', async () => {
+  test('with the plugin, Firefox: the same walk by the keyboard alone, and a deck opened at the fast RVM', async () => {
     const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX, headless: true });
     let stage = '';
     try {
@@ -144,15 +154,18 @@ describe('a reveal.js deck on another site', () => {
       const errors = [];
       page.on('pageerror', (error) => errors.push(String(error)));
       await page.goto(`${deck.url}with/index.html`);
-      await walk({
-        page,
-        press: (key) => page.keyboard.press(key),
-        frameOn: async () => (await page.waitForSelector('.slides > section.present iframe')).contentFrame(),
-        waitIn: (doc, fn, arg) => doc.waitForFunction(fn, { timeout: 30_000 }, arg),
-        step: (label) => (stage = label),
-      }).catch((error) => {
+      const frameOn = async () => (await page.waitForSelector('.slides > section.present iframe')).contentFrame();
+      const waitIn = (doc, fn, arg) => doc.waitForFunction(fn, { timeout: 30_000 }, arg);
+      await walk({ page, press: (key) => page.keyboard.press(key), frameOn, waitIn, step: (label) => (stage = label) }).catch((error) => {
         throw new Error(`${stage}: ${error.message}`);
       });
+      // Opened at the fast RVM's slide (a new document: another query), its frame, loading as
+      // the deck starts, takes the keys.
+      await page.goto(`${deck.url}with/index.html?again#/2`);
+      const rvm = await frameOn();
+      await waitIn(rvm, readyAndFocused);
+      await page.keyboard.press('s');
+      await waitIn(rvm, () => document.querySelector('#readouts dd[data-key="step"]')?.textContent === '1');
       assert.deepEqual(errors, []);
     } finally {
       await browser.close();
@@ -188,8 +201,8 @@ function buttonsIn(selector) {
   };
 }
 
-/** Opens the example deck at `size` and shows slide `index`; returns the page, the frame's
- *  element and its document once its panel has drawn and its work is done. */
+/** Shows slide `index` of the deck on `page`; returns the frame's element and its document
+ *  once its panel has drawn, its work is done and the slide has come to rest. */
 async function showSlide(page, index) {
   await page.evaluate((h) => window.Reveal.slide(h), index);
   const element = await page.waitForSelector(`.slides > section:nth-child(${index + 1}).present iframe`);
