@@ -21,17 +21,19 @@ export const SLIDES = [
 
 const escape = (text) => text.replaceAll('&', '&amp;');
 
-/** The frame of a slide showing the lab at `address`, as the docs write it (docs/teaching.md). */
-export const labFrame = (address, title) =>
-  `<iframe class="rvm-lab r-stretch" data-src="${escape(address)}" data-preload title="RVM Lab: ${title}"></iframe>`;
+/** The frame of a slide showing the lab at `address`, as the docs write it (docs/teaching.md);
+ *  not `marked` as the lab's, as a frame pasted from elsewhere may be. */
+export const labFrame = (address, title, marked = true) =>
+  `<iframe class="${marked ? 'rvm-lab ' : ''}r-stretch" data-src="${escape(address)}" data-preload title="RVM Lab: ${title}"></iframe>`;
 
 /** Writes a reveal.js deck (npm's reveal.js) into `folder` whose frames show the lab at `lab`
- *  (a URL), using the plugin if `plugin`. Everything it loads is in the folder but the frames. */
-export function writeDeck(folder, lab, plugin = true) {
+ *  (a URL), using the plugin if `plugin`, its frames `marked` as the lab's or not. Everything
+ *  it loads is in the folder but the frames. */
+export function writeDeck(folder, lab, plugin = true, marked = true) {
   mkdirSync(folder, { recursive: true });
   for (const file of ['reveal.js', 'reveal.css', 'reset.css']) copyFileSync(join(REVEAL, file), join(folder, file));
   copyFileSync(PLUGIN, join(folder, 'rvm-lab-reveal.js'));
-  const sections = SLIDES.map(([title, query]) => `<section><h2>${title}</h2>${query ? labFrame(lab + query, title) : ''}</section>`);
+  const sections = SLIDES.map(([title, query]) => `<section><h2>${title}</h2>${query ? labFrame(lab + query, title, marked) : ''}</section>`);
   writeFileSync(
     join(folder, 'index.html'),
     `<!doctype html>

@@ -32,6 +32,7 @@ before(async () => {
   folder = mkdtempSync(join(tmpdir(), 'rvm-lab-deck-'));
   writeDeck(join(folder, 'with'), env.url);
   writeDeck(join(folder, 'without'), env.url, false);
+  writeDeck(join(folder, 'unmarked'), env.url, true, false);
   // The deck's host sends a policy as strict as the lab's, with frames from the lab's site.
   const policy = `${STRICT_POLICY}; frame-src ${new URL(env.url).origin}`;
   const served = await serve({ root: folder, port: 0, policy });
@@ -116,6 +117,20 @@ describe('a reveal.js deck on another site', () => {
     await rvm.waitForFunction(readyAndFocused);
     await page.keyboard.press('s');
     await rvm.waitForFunction(() => document.querySelector('#readouts dd[data-key="step"]')?.textContent === '1');
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+
+  test('with the plugin, frames not marked as the lab’s: each takes the keys from its first message on', async () => {
+    const page = await openTestDeck('unmarked');
+    await page.waitForFunction(() => window.Reveal?.isReady());
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => window.Reveal.getIndices().h === 1);
+    const lesson = await shownFrame(page);
+    await lesson.waitForFunction(readyAndFocused);
+    await page.keyboard.press('ArrowRight');
+    await lesson.waitForFunction(() => document.querySelector('#lesson-counter').textContent === 'step 2 of 5');
+    assert.equal(await page.evaluate(() => window.Reveal.getIndices().h), 1);
     assert.deepEqual(page.consoleErrors, []);
     await page.context().close();
   });
