@@ -3,7 +3,8 @@
 //
 // - dist/rvm-lab-<version>.zip (the version of Cargo.toml): the static site with index.html
 //   at the zip's root — the page, its module, strings and lessons, the single file
-//   rvm-lab.html, the example deck with its reveal.js, embed.js with its example page, and
+//   rvm-lab.html, the example deck with its reveal.js and the lab's reveal.js plugin (also as a
+//   Quarto extension, quarto/), embed.js with its example page, and
 //   lecturers.html, which says how to host, embed, present and open it offline. No build
 //   tools, no precompressed siblings, no benchmark page.
 // - dist/scorm/<lesson>.zip for every built-in lesson: a SCORM 1.2 package (imsmanifest.xml and
@@ -49,7 +50,9 @@ export const SITE = [
   'deck.html',
   'deck.css',
   'deck.js',
+  'rvm-lab-reveal.js',
   'vendor/reveal',
+  'quarto',
 ];
 
 /** Left out: precompressed siblings (scripts/compress.mjs), as a host compresses for itself; and the bench

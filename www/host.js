@@ -8,7 +8,11 @@
 // `{type: "rvm-lab:key", key, code, shiftKey}` for any other host (README: "In a slide deck").
 // From the host the lab takes reveal.js's 'slide:start' / 'slide:stop' (when its slide is
 // left it pauses and gives the keyboard back to the deck) and `{type: "rvm-lab:scale",
-// scale}` from a cross-origin host that scales the frame (same-origin frames are measured).
+// scale}` from a cross-origin host that scales the frame (same-origin frames are measured),
+// with `view: [width, height]`, the host's window (stage text follows its height), and
+// `focus: true` from a host that gives and takes the keyboard focus itself (the reveal.js
+// plugin, www/rvm-lab-reveal.js: the lab then leaves the focus alone when its slide is left,
+// which could take it from the next slide's frame).
 
 import { lessonKey } from './lesson-view.js';
 import { advance, pause, stepBack } from './player.js';
@@ -36,6 +40,9 @@ const DECK_METHODS = {
 
 /** Keys that stay in the frame even there: moving the focus, and modifiers alone. */
 const STAY = new Set(['Tab', 'Shift', 'Control', 'Alt', 'Meta', 'CapsLock']);
+
+/** Whether the host hands the keyboard focus over itself (`focus: true`). */
+let hostFocuses = false;
 
 export function wireHost() {
   document.addEventListener('keydown', onKey);
@@ -111,11 +118,14 @@ function onMessage({ source, data }) {
     // The deck has left this slide: pause, and give the keyboard back to the deck, so the
     // next key goes to it and not to a frame no longer in view.
     pause();
-    if (document.hasFocus()) window.parent.focus();
+    if (document.hasFocus() && !hostFocuses) window.parent.focus();
   }
   else if (data === 'slide:start') schedule();
   else if (data?.type === 'rvm-lab:scale' && Number(data.scale) > 0) {
     state.hostScale = Number(data.scale);
+    const view = data.view;
+    if (Array.isArray(view) && view.length === 2 && view.every((n) => n > 0)) state.hostView = view;
+    hostFocuses ||= data.focus === true;
     schedule();
   }
 }

@@ -48,15 +48,16 @@ function presentationHeight(onScreen) {
   return Math.min(height, (width * 3) / 4);
 }
 
-/** The top window's size in CSS pixels, or this page's viewport as rendered when a
- *  cross-origin host cannot be read. */
+/** The top window's size in CSS pixels; where a cross-origin host cannot be read, the size
+ *  of its window it posted (`rvm-lab:scale`, as the reveal.js plugin does), else this page's
+ *  viewport as rendered. */
 function topWindowSize(onScreen) {
   try {
     if (window.top.innerHeight) return [window.top.innerWidth, window.top.innerHeight];
   } catch {
     // A cross-origin host.
   }
-  return [window.innerWidth * onScreen, window.innerHeight * onScreen];
+  return state.hostView ?? [window.innerWidth * onScreen, window.innerHeight * onScreen];
 }
 
 /**

@@ -38,8 +38,10 @@ export const state = {
   /** Stage view (`?stage=1`): the chart fills the viewport; a press edits only in edit mode. */
   stage: false,
   editing: false,
-  /** The scale a cross-origin host says its frame is drawn at (`rvm-lab:scale`). */
+  /** The scale a cross-origin host says its frame is drawn at (`rvm-lab:scale`), and the
+   *  size of its window, [width, height] in CSS pixels, if it says (or null). */
   hostScale: 1,
+  hostView: null,
   /** The last drawing's text zoom (1 off stage), and its scale: canvas pixels per CSS
    *  pixel, zoom included. */
   zoom: 1,

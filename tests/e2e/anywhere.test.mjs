@@ -35,7 +35,7 @@ before(async () => {
   await writeFile(join(hostFolder, 'course.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>Course</title><h1>Course</h1>');
   const deck = (await readFile(join(WWW, 'deck.html'), 'utf8')).replaceAll('data-src="./index.html', `data-src="${lab.url}index.html`);
   await writeFile(join(hostFolder, 'deck.html'), deck);
-  for (const file of ['deck.css', 'deck.js', 'vendor']) await cp(join(WWW, file), join(hostFolder, file), { recursive: true });
+  for (const file of ['deck.css', 'deck.js', 'rvm-lab-reveal.js', 'vendor']) await cp(join(WWW, file), join(hostFolder, file), { recursive: true });
   host = await serve({ root: hostFolder, port: 0, policy: null });
 });
 after(async () => {
@@ -256,8 +256,9 @@ describe('in frames', () => {
     assert.equal(await page.evaluate(() => window.Reveal.getIndices().h), 4);
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 5);
-    // The lesson's frame, told by reveal.js that its slide is gone ('slide:stop'), gives the
-    // keyboard back to the deck: until that message has arrived, a key still goes to the frame.
+    // The deck takes the keyboard back from the lesson's frame (its plugin does, as the slide
+    // with no lab is shown; a deck without it, when the frame hears 'slide:stop'): until then
+    // a key still goes to the frame.
     await page.waitForFunction(() => document.activeElement?.tagName !== 'IFRAME');
     // Escape from inside a frame: the deck's overview.
     await page.keyboard.press('ArrowLeft');

@@ -354,8 +354,8 @@ describe('in a reveal.js deck', () => {
     await page.screenshot({ path: `${SHOTS}deck-lesson-1280x720.png` });
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 5);
-    // The left slide's frame gives the focus back to the deck when reveal.js's 'slide:stop'
-    // reaches it; then ← reaches the deck.
+    // The deck's plugin takes the focus back from the left slide's frame as the slide with
+    // no lab is shown; then ← reaches the deck.
     await page.waitForFunction(() => document.activeElement?.tagName !== 'IFRAME');
     await page.keyboard.press('ArrowLeft');
     await page.waitForFunction(() => window.Reveal.getIndices().h === 4);
