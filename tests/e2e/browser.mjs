@@ -59,11 +59,12 @@ export function watched(page) {
 }
 
 /**
- * Opens `query` on a fresh page and waits until the panel has drawn; returns the page
- * with `requests` (every URL asked for) and `consoleErrors`.
+ * Opens `query` on a fresh page (in a context with `options`: its viewport, pixel ratio …)
+ * and waits until the panel has drawn; returns the page with `requests` (every URL asked
+ * for) and `consoleErrors`.
  */
-export async function open(env, query = '', { viewport = { width: 1100, height: 800 } } = {}) {
-  const context = await env.browser.newContext({ viewport });
+export async function open(env, query = '', { viewport = { width: 1100, height: 800 }, ...options } = {}) {
+  const context = await env.browser.newContext({ viewport, ...options });
   const page = watched(await context.newPage());
   await page.goto(env.url + query);
   await page.waitForSelector('body[data-ready="1"]');
