@@ -28,12 +28,14 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Starts the server (optionally under a sub-path, or of another copy of the page) and the
- *  browser. */
-export async function start({ base = '/', root = ROOT } = {}) {
+ *  browser; with `scrollbars`, its scrollbars take room as on a desktop (playwright hides
+ *  them in a headless browser). */
+export async function start({ base = '/', root = ROOT, scrollbars = false } = {}) {
   const { server, url } = await serve({ root, port: 0, base });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
+    ...(scrollbars && { ignoreDefaultArgs: ['--hide-scrollbars'] }),
   });
   return {
     url,

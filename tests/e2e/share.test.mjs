@@ -5,15 +5,15 @@
 // messages; without its script (a course site that strips scripts) the frame keeps the height
 // the snippet names, the panel's at the width it was made, with no scrollbar. The Copy buttons
 // put the exact link and snippet on the clipboard, from the keyboard, and say so in a live
-// region, in English and 中文; where the clipboard is refused (a frame of another origin) they
-// select the text for Ctrl+C.
+// region, in English and 中文 (axe-core finds nothing to say of the open box); where the
+// clipboard is refused (a frame of another origin) they select the text for Ctrl+C.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { open, settled, start } from './browser.mjs';
+import { axeViolations, open, settled, start } from './browser.mjs';
 import { serve } from '../../scripts/serve.mjs';
 
 const WIDTHS = [1280, 800];
@@ -22,7 +22,8 @@ let env;
 let course;
 let folder;
 before(async () => {
-  env = await start({ base: '/lab/' });
+  // Scrollbars that take room, as on a desktop: a frame that does not fit shows one.
+  env = await start({ base: '/lab/', scrollbars: true });
   folder = await mkdtemp(join(tmpdir(), 'rvm-course-'));
   // The course site: another host (another port, another origin), serving as a plain static
   // host does, with no policy, so that a pasted inline script runs.
@@ -51,6 +52,11 @@ async function shareBox(query, width) {
 async function coursePage(context, name, body) {
   await writeFile(join(folder, name), `<!doctype html><html lang="en"><meta charset="utf-8"><title>Course</title><body>${body}</body></html>`);
   const page = await context.newPage();
+  // The heights the course page is told, for a failure's message.
+  await page.addInitScript(() => {
+    window.told = [];
+    addEventListener('message', (e) => Number.isFinite(e.data?.rvmLabHeight) && window.told.push(e.data.rvmLabHeight));
+  });
   await page.goto(`${course.url}${name}`);
   return page;
 }
@@ -91,9 +97,10 @@ async function fitted({ handle, frame }, where) {
   // (A frame that never fits fails below, with its measures.)
   await frame.waitForFunction(fits, null, { timeout: 10_000 }).catch(() => null);
   const { scroll, client, content, lowest } = await measure(frame);
-  assert.ok(scroll <= client && client - content <= 1, `${where}: ${scroll} px of content (${content} px in the page's box) in a ${client} px frame`);
+  const told = await handle.evaluate((frame) => `${window.told.join(' ')}; its style ${frame.style.height}`);
+  assert.ok(scroll <= client && client - content <= 1, `${where}: ${scroll} px of content (${content} px in the page's box) in a ${client} px frame (told ${told})`);
   assert.ok(lowest <= client, `${where}: the lowest control ends at ${lowest} px, below the frame's ${client}`);
-  assert.equal(Math.round((await handle.boundingBox()).height), client, where);
+  assert.equal(Math.round((await handle.boundingBox()).height), client, `${where} (told ${told})`);
   return client;
 }
 
@@ -103,7 +110,10 @@ for (const width of WIDTHS) {
     const snippet = await page.inputValue('#share-iframe');
     assert.match(snippet, /^<iframe src="[^"]+embed=1[^"]*" title="RVM Lab: [^"]+" style="width:100%;height:\d+px;border:0"><\/iframe>\n<script>.+<\/script>$/);
     const other = '<iframe src="other.html" title="Other" style="width:300px;height:80px;border:0"></iframe>';
-    const coursePage_ = await coursePage(page.context(), `course-${width}.html`, `<h1>Week 3</h1>${other}<p>Before the lab.</p>${snippet}<p>After the lab.</p>${other}`);
+    // (The lab's page closed: a page in the background is not rendered, nor its frames.)
+    const context = page.context();
+    await page.close();
+    const coursePage_ = await coursePage(context, `course-${width}.html`, `<h1>Week 3</h1>${other}<p>Before the lab.</p>${snippet}<p>After the lab.</p>${other}`);
     const lab = await labFrame(coursePage_);
     const heights = [await fitted(lab, 'step 1')];
     // A details box opened: the frame grows with it.
@@ -130,7 +140,7 @@ for (const width of WIDTHS) {
     await coursePage_.evaluate(() => window.heard);
     assert.equal((await lab.handle.boundingBox()).height, before.height);
     for (const handle of others) assert.equal((await handle.boundingBox()).height, 80);
-    await page.context().close();
+    await context.close();
   });
 
   test(`at ${width} px the snippet without its script keeps the panel's height at the width it was made`, async () => {
@@ -142,19 +152,22 @@ for (const width of WIDTHS) {
       // A column as wide as the lab's own on that page, the embedded page's padding added
       // (0.4 rem either side).
       const column = await page.$eval('main', (main) => main.getBoundingClientRect().width + 12.8);
-      const coursePage_ = await coursePage(page.context(), `bare-${width}.html`, `<div style="width:${column}px">${frameOnly}</div>`);
+      const context = page.context();
+      await page.close();
+      const coursePage_ = await coursePage(context, `bare-${width}.html`, `<div style="width:${column}px">${frameOnly}</div>`);
       const { frame } = await labFrame(coursePage_);
       const { scroll, client, content } = await measure(frame);
       assert.equal(client, height, query);
       assert.ok(scroll <= client, `${query}: ${scroll} px of content in the ${client} px the snippet names`);
       assert.ok(client - content <= 2, `${query}: ${client - content} px left empty below the panel`);
-      await page.context().close();
+      await context.close();
     }
   });
 }
 
 test('the Copy buttons put the exact link and snippet on the clipboard from the keyboard, and say so in both languages', async () => {
   const page = await shareBox('?panel=sparsity&alpha=2', 1280);
+  assert.deepEqual(await axeViolations(page), [], 'axe-core, with the box open');
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   for (const [lang, copied] of [['en', 'Copied'], ['zh', '已复制']]) {
     if (lang === 'zh') {
