@@ -53,9 +53,13 @@ export function snippet(address, title, height) {
 let view = null;
 
 /** Follows the panel's height while the box is open, so that the snippet's height is the
- *  panel's as it is now (measured when laid out anyway, never in the middle of a change);
- *  made when the box first opens. */
+ *  panel's as it is now: measured once the page is laid out anyway, never in the middle of a
+ *  change (which writes the address, and the box, before the page shows it); made when the
+ *  box first opens. */
 let heights = null;
+
+/** The panel's height embedded (`embeddedHeight`), as last measured. */
+let height = 0;
 
 /** The panel's height in whole CSS pixels, embedded in a frame as wide as this page's column:
  *  `embed=1` shows the lesson band (with its 0.8 rem margin above) and the panel's body right
@@ -95,7 +99,6 @@ export function renderShare(describe) {
   }
   const embedded = new URL(link);
   embedded.searchParams.set('embed', '1');
-  const height = embeddedHeight();
   setField($('#share-link'), $('#share-link-status'), link);
   setField($('#share-iframe'), $('#share-iframe-status'), snippet(embedded.href, title, height));
   $('#share-link-copy').textContent = word(lang, 'copy-link');
@@ -117,13 +120,16 @@ export function toggleShare(describe) {
   const box = $('#share');
   box.hidden = !box.hidden;
   $('#share-toggle').setAttribute('aria-expanded', String(!box.hidden));
-  heights ??= new ResizeObserver(() => renderShare(view));
+  heights ??= new ResizeObserver(() => {
+    height = embeddedHeight();
+    renderShare(view);
+  });
   if (box.hidden) {
     heights.disconnect();
     return;
   }
+  height = embeddedHeight();
   renderShare(describe);
-  // (Observing calls back once laid out: the snippet then has the height of the page as shown.)
   heights.observe($('main'));
   if (!$('#share-links').hidden) $('#share-link').select();
 }
