@@ -222,3 +222,20 @@ test('where the clipboard is refused (a frame of another origin), Copy selects t
   assert.equal(await coursePage_.evaluate(() => navigator.clipboard.readText()), link);
   await context.close();
 });
+
+test('where the share box’s module cannot be loaded, Share / embed and Save as PNG say so, and the page stays as it was', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route('**/share.min.js', (route) => route.fulfill({ status: 404, body: 'not here' }));
+  const page = await context.newPage();
+  await page.goto(`${env.url}?panel=predictive`);
+  await page.waitForSelector('body[data-ready="1"]');
+  for (const button of ['#share-toggle', '#export-png']) {
+    if (await page.isVisible('#notices')) await page.click('#notices .dismiss');
+    await page.click(button);
+    await page.waitForSelector('#notices:not([hidden])');
+    assert.match(await page.textContent('#notices li'), /^A part of the page could not be loaded \(.+\)\.$/, button);
+  }
+  assert.equal(await page.isHidden('#share'), true);
+  assert.equal(await page.getAttribute('#share-toggle', 'aria-expanded'), 'false');
+  await context.close();
+});
