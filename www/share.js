@@ -262,6 +262,8 @@ async function drawInParts(canvas, draw, drawn) {
  * `texts` ([keyword, text]) as PNG text chunks.
  */
 export async function chartPng({ draw, drawn, width, height, scale, title, legend, font, texts }) {
+  // (From the next task on: the click that asked for it is painted first.)
+  await nextTaskDone();
   const chart = document.createElement('canvas');
   [chart.width, chart.height] = [Math.round(width * scale), Math.round(height * scale)];
   await drawInParts(chart, draw, drawn);
