@@ -120,6 +120,10 @@ node_modules/.bin/esbuild www/scorm-session.js --bundle --minify --format=esm --
 # first needs it (a state too long for the query, a packed link opened).
 node_modules/.bin/esbuild www/link-pack.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
   --outfile=www/link-pack.min.js
+# The share box's snippet and Copy buttons and the PNG for slides (www/share.js) likewise:
+# url.js loads it when the box is first opened or a PNG first saved.
+node_modules/.bin/esbuild www/share.js --bundle --minify --format=esm --charset=utf8 --log-level=warning \
+  --outfile=www/share.min.js
 node_modules/.bin/esbuild www/editor.css --minify --charset=utf8 --log-level=warning --outfile=www/editor.min.css
 # The comparisons' worker (www/worker.js, started by www/comparisons.js when a panel is first
 # opened, to open it ahead of the page) is served minified as www/worker.min.js; it imports

@@ -35,6 +35,7 @@ export const SITE = [
   'editor.min.js',
   'scorm-session.min.js',
   'link-pack.min.js',
+  'share.min.js',
   'editor.min.css',
   'style.min.css',
   'pkg',

@@ -35,7 +35,7 @@ import { StartupError, showStartupFailure } from './startup.js';
 import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
-import { PAGE_KEYS, readFragment, readPageParams, toggleShare, viewPairs, writeUrl } from './url.js';
+import { PAGE_KEYS, readFragment, readPageParams, reportHeights, toggleShare, viewPairs, writeUrl } from './url.js';
 import { renderReports, schedule, show, warmCanvasText } from './view.js';
 import { Lab, call, crashForTests, die, loadModule, panelNames } from './wasm.js';
 
@@ -269,6 +269,8 @@ const AFTER_PAINT_WAIT = 200;
 async function main() {
   // boot.js starts this module while the page is still being read.
   if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
+  // A host's frame takes the page's height from the shell on.
+  reportHeights();
   const query = new URLSearchParams(location.search);
   // (A lesson link's fragment, which the address keeps while the lesson plays.)
   const hash = location.hash.slice(1);

@@ -48,6 +48,13 @@ export function linkPackModule() {
   return import(path);
 }
 
+/** The share box and the PNG for slides (share.min.js, beside the page), loaded when first
+ *  used (url.js). */
+export function shareModule() {
+  const path = './share.min.js';
+  return import(path);
+}
+
 /** The solver module of build `build` ('simd' or 'scalar'), as the wasm glue's `init` takes
  *  it: the response of pkg/rvm_lab[_simd]_bg.wasm (compiled as it streams in). */
 export async function solverModule(build) {

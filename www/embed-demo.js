@@ -1,17 +1,20 @@
-// embed.html's live examples: the iframe snippet (shown, then put on the page) and two panels
-// mounted by embed.js. Elements are made with the DOM and styled through CSSOM, so the page
-// runs under a Content-Security-Policy that allows no inline style or script.
+// embed.html's live examples: the iframe snippet's frame and two panels mounted by
+// embed.global.js (embed.js as a classic script: `RvmLab`). A classic script, so that the page
+// also runs opened from disk, where browsers run no module. Elements are made with the DOM and
+// styled through CSSOM, so the page runs under a Content-Security-Policy that allows no inline
+// style or script; the snippet's own script is embed.global.js's listener here, which sizes
+// every frame of the page that reports its height.
 
-import { mount, panelUrl } from './embed.js';
-
-const address = new URL(panelUrl({ panel: 'evidence' }));
-const src = address.pathname.split('/').pop() + address.search;
-document.querySelector('#iframe-code').textContent =
-  `<iframe src="${src}" title="RVM Lab: evidence" style="width:100%;height:560px;border:0"></iframe>`;
-const frame = document.createElement('iframe');
-frame.src = src;
-frame.title = 'RVM Lab: evidence';
-Object.assign(frame.style, { width: '100%', height: '560px', border: '0' });
-document.querySelector('#iframe-demo').replaceChildren(frame);
-mount(document.querySelector('#mount-sparsity'), { panel: 'sparsity' });
-mount(document.querySelector('#mount-fast'), { panel: 'fast-rvm', N: 40, lang: 'zh' });
+(function demo() {
+  if (!window.RvmLab) {
+    document.querySelector('#demo-missing').hidden = false;
+    return;
+  }
+  const frame = document.createElement('iframe');
+  frame.src = RvmLab.panelUrl({ panel: 'evidence' });
+  frame.title = 'RVM Lab: Evidence surface';
+  Object.assign(frame.style, { width: '100%', height: '1200px', border: '0', display: 'block' });
+  document.querySelector('#iframe-demo').replaceChildren(frame);
+  RvmLab.mount(document.querySelector('#mount-sparsity'), { panel: 'sparsity' });
+  RvmLab.mount(document.querySelector('#mount-fast'), { panel: 'fast-rvm', N: 40, lang: 'zh' });
+})();

@@ -1,10 +1,12 @@
-// Files in and out: the chart as PNG (as drawn) and SVG (drawn again as vector graphics by
-// Rust), the results, what the chart plots and the data as CSV, and data pasted or dropped
-// as CSV.
+// Files in and out: the chart as PNG for a slide (drawn again larger, with its title and
+// legend: share.js, loaded when first used) and SVG (drawn again as vector graphics by Rust),
+// the results, what the chart plots and the data as CSV, and data pasted or dropped as CSV.
 
 import { attempt } from './controls.js';
 import { showError } from './errors.js';
-import { $, state } from './state.js';
+import { $, state, t } from './state.js';
+import { withShare } from './url.js';
+import { schedule } from './view.js';
 import { call } from './wasm.js';
 
 /** Saves `blob` as a file called `name`. */
@@ -16,52 +18,43 @@ export function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-/** Saves the chart as drawn (at the screen's pixel density) as `<panel>.png`, with its title
- *  and description as PNG text (`Title`, `Description`: what the SVG's carry). */
-function exportPng() {
+/** How wide the slide-sized PNG is, in pixels: a 1080p slide's width. */
+const SLIDE_WIDTH = 1920;
+
+/**
+ * Saves the chart as `<panel>.png` for a slide (share.js `chartPng`): drawn again at twice its
+ * size on the page, or `SLIDE_WIDTH` pixels wide when `wide`, with the panel's title above it
+ * and its legend below, and its title and description as PNG text (`Title`, `Description`:
+ * what the SVG's carry). An error shows beside the buttons.
+ */
+function exportPng(wide) {
+  const { offsetWidth: width, offsetHeight: height } = $('#chart');
   const { title, desc } = chartWords();
-  $('#chart').toBlob(async (blob) => {
-    if (!blob) return;
-    const png = withText(new Uint8Array(await blob.arrayBuffer()), [['Title', title], ['Description', desc]]);
-    download(new Blob([png], { type: 'image/png' }), `rvm-lab-${state.panel}.png`);
-  }, 'image/png');
-}
-
-/** The PNG `png` with an iTXt chunk (UTF-8 text, PNG 1.2 §4.2.3.3) per [keyword, text] of
- *  `texts`, before its last chunk (IEND). */
-function withText(png, texts) {
-  const utf8 = (text) => new TextEncoder().encode(text);
-  const chunks = texts.map(([keyword, text]) => {
-    // keyword, 0, no compression (0, 0), no language tag (0), no translated keyword (0), text.
-    const data = new Uint8Array([...utf8(keyword), 0, 0, 0, 0, 0, ...utf8(text)]);
-    const chunk = new Uint8Array(12 + data.length);
-    const view = new DataView(chunk.buffer);
-    view.setUint32(0, data.length);
-    chunk.set(utf8('iTXt'), 4);
-    chunk.set(data, 8);
-    view.setUint32(8 + data.length, crc32(chunk.subarray(4, 8 + data.length)));
-    return chunk;
+  const scale = wide ? SLIDE_WIDTH / width : 2;
+  withShare(async (share) => {
+    let png;
+    try {
+      png = await share.chartPng({
+        draw: (canvas, from, ms) => call(() => state.lab.draw(canvas, scale * state.zoom, from, ms)),
+        drawn: () => $('#chart').dataset.draws,
+        width,
+        height,
+        scale,
+        title: $('#panel-title').textContent,
+        legend: state.report.legend.map(({ key, colour, mark }) => ({ label: t(`legend.${key}`), colour, mark })),
+        font: getComputedStyle(document.body).fontFamily,
+        texts: [['Title', title], ['Description', desc]],
+      });
+    } catch (error) {
+      if (!state.dead) showError('export', error);
+      return;
+    } finally {
+      // The drawing for the picture moved the plotting area the pointer is read against
+      // (`Lab.plotArea`): the chart on the page is drawn again, which puts it back.
+      schedule();
+    }
+    download(new Blob([png], { type: 'image/png' }), `rvm-lab-${state.panel}${wide ? `-${SLIDE_WIDTH}` : ''}.png`);
   });
-  const end = png.length - 12;
-  const out = new Uint8Array(png.length + chunks.reduce((n, c) => n + c.length, 0));
-  out.set(png.subarray(0, end));
-  let at = end;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  out.set(png.subarray(end), at);
-  return out;
-}
-
-/** The CRC-32 of `bytes` that closes a PNG chunk (ISO 3309, as PNG 1.2 §3.4 gives it). */
-function crc32(bytes) {
-  let crc = ~0;
-  for (const byte of bytes) {
-    crc ^= byte;
-    for (let k = 0; k < 8; k += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
-  }
-  return ~crc >>> 0;
 }
 
 /** Downloads the text `make()` returns as `name`; an error shows beside the buttons. */
@@ -107,7 +100,8 @@ function importCsv() {
 
 /** Wires the export buttons, the CSV form and dropping a file on the chart. */
 export function wireFiles() {
-  $('#export-png').addEventListener('click', exportPng);
+  $('#export-png').addEventListener('click', () => exportPng(false));
+  $('#export-png-wide').addEventListener('click', () => exportPng(true));
   $('#export-svg').addEventListener('click', exportSvg);
   $('#export-results').addEventListener('click', () =>
     exportText(() => state.lab.resultsCsv(), 'text/csv', `${state.panel}-results.csv`),

@@ -1,7 +1,8 @@
 // The single file's parts (rvm-lab.html): what assets.js fetches when the lab is served, held
 // inside the file — both languages' strings, every panel's own words, every lesson, the solver
-// module, the formula module, the lesson editor, the LMS session and a link's packing — so that it needs no fetch, no module script and no dynamic
-// import, and runs from disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
+// module, the formula module, the lesson editor, the LMS session, a link's packing and the
+// share box — so that it needs no fetch, no module script and no dynamic import, and runs from
+// disk and in sandboxed frames. scripts/single.mjs bundles the page with this module in
 // assets.js's place; `rvm-lab:parts` is the table of contents it writes.
 
 import { LANGUAGES, PANEL_WORDS, LESSONS, SOLVER_GZIP, FORMULA_GZIP } from 'rvm-lab:parts';
@@ -9,6 +10,7 @@ import * as editor from './editor.js';
 import * as linkPack from './link-pack.js';
 import * as formulaGlue from './pkg/formula.js';
 import * as scormSession from './scorm-session.js';
+import * as share from './share.js';
 import { StartupError } from './startup.js';
 
 export async function languageStrings(lang) {
@@ -64,6 +66,11 @@ export async function scormSessionModule() {
 /** A link's packing and compression, inside the file. */
 export async function linkPackModule() {
   return linkPack;
+}
+
+/** The share box and the PNG for slides, inside the file. */
+export async function shareModule() {
+  return share;
 }
 
 /** No worker script: the single file loads nothing (its policy allows no worker either), so

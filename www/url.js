@@ -1,10 +1,13 @@
-// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage, lock) read
-// once, the address bar rewritten after every change, the share box's permalink and iframe
-// snippet, and the height an embedding page (embed.js) needs.
+// The URL is the state: the page's own keys (panel, lang, embed, lesson, large, stage, lock)
+// read once, the address bar rewritten after every change (and the share box with it:
+// share.js, loaded when first opened), and the height an embedding page (embed.js, the
+// snippet) needs.
 
+import { shareModule } from './assets.js';
 import { LANGUAGES } from './i18n.js';
 import { LINK_MAX, LinkError, decodeFragment, encodeFragment, splitPairs } from './link.js';
-import { $, framed, state, t } from './state.js';
+import { notify } from './notices.js';
+import { framed, state, t } from './state.js';
 import { call, panelNames } from './wasm.js';
 
 /** URL keys the page reads itself; the rest belong to the panel. */
@@ -108,44 +111,42 @@ export async function readFragment() {
   }
 }
 
-/** The permalink of the view and an iframe snippet that embeds it; a link longer than
- *  LINK_MAX, or none at all (a srcdoc), is not offered: the box says so and offers the data
- *  as CSV. */
-export function renderShare() {
-  if ($('#share').hidden) return;
-  const link = location.href;
-  // A frame's srcdoc has no address of its own to share.
-  const addressless = location.protocol === 'about:';
-  const tooLong = !packing && link.length > LINK_MAX;
-  $('#share-long').hidden = !(tooLong || addressless);
-  $('#share-links').hidden = tooLong || addressless;
-  if (tooLong || addressless) {
-    $('#share-long-text').textContent = addressless
-      ? t('share.no-address')
-      : t('share.too-long', { length: link.length, limit: LINK_MAX });
-    $('#share-csv').hidden = $('#csv').hidden;
+/** The share module (share.js, a bundle of its own: the share box, the PNG for slides), once
+ *  loaded. */
+let share = null;
+
+/** Loads the share module (once) and hands it to `then`; a failed download is a notice, and
+ *  the page stays as it was. */
+export async function withShare(then) {
+  try {
+    share ??= await shareModule();
+  } catch (error) {
+    notify({ text: ['app.part-failed', { message: String(error?.message ?? error) }] });
     return;
   }
-  const embedded = new URL(link);
-  embedded.searchParams.set('embed', '1');
-  const title = t(`panel.${state.panel}`).replace(/"/g, '&quot;');
-  $('#share-link').value = link;
-  $('#share-iframe').value =
-    `<iframe src="${embedded.href.replace(/&/g, '&amp;')}" title="RVM Lab: ${title}" style="width:100%;height:560px;border:0"></iframe>`;
+  await then(share);
 }
+
+/** What the share box shows the view with: the reader's words, whether the link is still
+ *  being packed, the longest link offered, the panel's title. */
+const shareView = () => ({ lang: state.lang, t, packing, limit: LINK_MAX, title: t(`panel.${state.panel}`) });
+
+/** The share box follows the view, once it has been opened. */
+const renderShare = () => share?.renderShare(shareView);
 
 /** Opens or closes the share box. */
-export function toggleShare() {
-  const box = $('#share');
-  box.hidden = !box.hidden;
-  $('#share-toggle').setAttribute('aria-expanded', String(!box.hidden));
-  renderShare();
-  if (!box.hidden && !$('#share-links').hidden) $('#share-link').select();
-}
+export const toggleShare = () => withShare((module) => module.toggleShare(shareView));
 
-/** In an iframe, tells the embedding page (embed.js) how tall the panel is. */
-export function reportHeight() {
-  if (framed) {
-    window.parent.postMessage({ rvmLabHeight: document.documentElement.scrollHeight }, '*');
-  }
+/**
+ * In a frame, tells the embedding page (embed.js, or the share box's snippet) how tall the
+ * page is, whenever that changes: a drawing, a table, a details box opened, a lesson step, a
+ * notice. The height is the root's box, which is as tall as the content: the document's
+ * scrollHeight is never less than the frame's own height, so a frame told that could grow but
+ * never shrink.
+ */
+export function reportHeights() {
+  if (!framed) return;
+  new ResizeObserver(([entry]) => {
+    window.parent.postMessage({ rvmLabHeight: Math.ceil(entry.borderBoxSize[0].blockSize) }, '*');
+  }).observe(document.documentElement);
 }

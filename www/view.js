@@ -9,7 +9,6 @@ import { $, state, t } from './state.js';
 import { renderedScale, sizeStageText, textZoom } from './stage.js';
 import { nextTask } from './tasks.js';
 import { buildTable, formatNumber } from './tables.js';
-import { reportHeight } from './url.js';
 import { call, readReport } from './wasm.js';
 
 /** Whether the page has had a frame to lay itself out since the module arrived. */
@@ -219,13 +218,11 @@ function drawPart(canvas, number, from, ms, spent) {
 
 /**
  * The frame after a drawing: the next drawing may be made in a task again, and what needs the
- * page's layout after a drawing (the page's height for a host's frame, the tables' width) is
- * read, in the frame, whose layout is due then anyway: read in the drawing's task, it would
- * lay the page out there.
+ * page's layout after a drawing (the tables' width) is read, in the frame, whose layout is due
+ * then anyway: read in the drawing's task, it would lay the page out there.
  */
 function afterDrawing() {
   drawnThisFrame = false;
-  reportHeight();
   markScrollingTables();
 }
 

@@ -192,6 +192,7 @@ describe('in frames', () => {
       assert.equal(await frame.evaluate(() => window.rvmLab.state.lab.value('alpha')), '0.5');
       // The share box says there is no link to share, and offers the data.
       await frame.click('#share-toggle');
+      await frame.waitForSelector('#share', { state: 'visible' });
       assert.match(await frame.textContent('#share-long-text'), /no address of its own/);
       assert.equal(await frame.isVisible('#share-link'), false);
     });

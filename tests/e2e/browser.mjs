@@ -28,12 +28,14 @@ export const CHROMIUM_ARGS = [
 ];
 
 /** Starts the server (optionally under a sub-path, or of another copy of the page) and the
- *  browser. */
-export async function start({ base = '/', root = ROOT } = {}) {
+ *  browser; with `scrollbars`, its scrollbars take room as on a desktop (playwright hides
+ *  them in a headless browser). */
+export async function start({ base = '/', root = ROOT, scrollbars = false } = {}) {
   const { server, url } = await serve({ root, port: 0, base });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     args: CHROMIUM_ARGS,
+    ...(scrollbars && { ignoreDefaultArgs: ['--hide-scrollbars'] }),
   });
   return {
     url,
@@ -59,11 +61,12 @@ export function watched(page) {
 }
 
 /**
- * Opens `query` on a fresh page and waits until the panel has drawn; returns the page
- * with `requests` (every URL asked for) and `consoleErrors`.
+ * Opens `query` on a fresh page (in a context with `options`: its viewport, pixel ratio …)
+ * and waits until the panel has drawn; returns the page with `requests` (every URL asked
+ * for) and `consoleErrors`.
  */
-export async function open(env, query = '', { viewport = { width: 1100, height: 800 } } = {}) {
-  const context = await env.browser.newContext({ viewport });
+export async function open(env, query = '', { viewport = { width: 1100, height: 800 }, ...options } = {}) {
+  const context = await env.browser.newContext({ viewport, ...options });
   const page = watched(await context.newPage());
   await page.goto(env.url + query);
   await page.waitForSelector('body[data-ready="1"]');

@@ -1,11 +1,13 @@
-// Export and comfort: the chart saved as PNG decodes to the canvas's pixels, saved as SVG
-// parses as vector graphics of the chart, the results save as CSV; the page follows the
-// system's dark mode with the charts as light cards, and every button and form field of a
-// panel has an accessible name.
+// Export and comfort: the chart saved as PNG is the chart drawn again at twice its size (or
+// 1920 px wide) with the panel's title above it and its legend below, on white, and its words
+// as PNG text; saved as SVG it parses as vector graphics of the chart; the results save as
+// CSV; the page follows the system's dark mode with the charts as light cards, and every
+// button and form field of a panel has an accessible name.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import { open, start } from './browser.mjs';
 
 let env;
@@ -16,30 +18,126 @@ after(async () => {
   await env?.close();
 });
 
-test('Save as PNG downloads a PNG that decodes to the canvas as drawn', async () => {
-  const page = await open(env, '?panel=classification&step=10');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
-  assert.equal(download.suggestedFilename(), 'rvm-lab-classification.png');
-  const bytes = await readFile(await download.path());
-  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
-  // Decoded by the browser, it has the canvas's size and pixels.
-  const [size, differing] = await page.evaluate(async (base64) => {
-    // (Decoded here: the page's policy lets it fetch nothing but its own host.)
-    const blob = new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
-    const image = await createImageBitmap(blob);
-    const canvas = document.querySelector('#chart');
-    const scratch = new OffscreenCanvas(image.width, image.height).getContext('2d');
-    scratch.drawImage(image, 0, 0);
-    const decoded = scratch.getImageData(0, 0, image.width, image.height).data;
-    const drawn = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-    let differing = 0;
-    for (let i = 0; i < drawn.length; i += 4) if (Math.abs(decoded[i] - drawn[i]) > 2) differing += 1;
-    return [[image.width, image.height], differing];
-  }, bytes.toString('base64'));
-  assert.deepEqual(size, await page.$eval('#chart', (c) => [c.width, c.height]));
-  assert.equal(differing, 0, 'pixels that differ from the canvas');
-  await page.context().close();
-});
+/** The PNG's text chunks (iTXt: keyword, five bytes of flags and tags, UTF-8 text), each
+ *  chunk's CRC checked and IEND last. */
+function pngTexts(png) {
+  const texts = {};
+  let [at, last] = [8, ''];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    last = png.toString('latin1', at + 4, at + 8);
+    assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${last}'s CRC`);
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (last === 'iTXt') texts[data.toString('latin1', 0, data.indexOf(0))] = data.subarray(data.indexOf(0) + 5).toString('utf8');
+    at += 12 + length;
+  }
+  assert.equal(last, 'IEND');
+  return texts;
+}
+
+/**
+ * The PNG `bytes` decoded in `page` and read against `chart` (a canvas's pixels, as
+ * {width, height, data}): its size, the row at which the chart's pixels are found in it
+ * whole (within 2 of each channel; -1 if nowhere), the dark pixels above them (the title),
+ * the pixels of each of `colours` below them (the legend's swatches) and whether its corners
+ * are white.
+ */
+function readPng(page, bytes, chart, colours) {
+  return page.evaluate(
+    async ({ base64, chart, colours }) => {
+      // (Decoded here: the page's policy lets it fetch nothing but its own host.)
+      const blob = new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], { type: 'image/png' });
+      const image = await createImageBitmap(blob);
+      const scratch = new OffscreenCanvas(image.width, image.height).getContext('2d');
+      scratch.drawImage(image, 0, 0);
+      const { data } = scratch.getImageData(0, 0, image.width, image.height);
+      const drawn = Uint8ClampedArray.from(atob(chart.data), (c) => c.charCodeAt(0));
+      const row = image.width * 4;
+      const matches = (top) => {
+        if (chart.width !== image.width) return false;
+        for (let i = 0; i < drawn.length; i += 1) if (Math.abs(data[top * row + i] - drawn[i]) > 2) return false;
+        return true;
+      };
+      let top = -1;
+      for (let y = 0; y + chart.height <= image.height && top < 0; y += 1) if (matches(y)) top = y;
+      const pixels = (from, to, test) => {
+        let n = 0;
+        for (let i = from * row; i < to * row; i += 4) if (test(data[i], data[i + 1], data[i + 2])) n += 1;
+        return n;
+      };
+      const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+      const below = top + chart.height;
+      const white = [0, image.width - 1, (image.height - 1) * image.width, image.height * image.width - 1].every((p) => data[4 * p] === 255 && data[4 * p + 1] === 255 && data[4 * p + 2] === 255 && data[4 * p + 3] === 255);
+      return {
+        size: [image.width, image.height],
+        top,
+        title: top < 0 ? 0 : pixels(0, top, (r, g, b) => r + g + b < 200),
+        swatches: top < 0 ? [] : colours.map((hex) => pixels(below, image.height, (r, g, b) => [r, g, b].every((c, k) => Math.abs(c - rgb(hex)[k]) <= 1))),
+        white,
+      };
+    },
+    { base64: bytes.toString('base64'), chart, colours },
+  );
+}
+
+/** The canvas's pixels, base64, or those `Lab.draw` makes on a canvas `width` pixels wide
+ *  (the chart's box scaled to it), as `readPng` takes them. */
+function chartPixels(page, width = null) {
+  return page.evaluate((wide) => {
+    let canvas = document.querySelector('#chart');
+    if (wide) {
+      const scale = wide / canvas.offsetWidth;
+      const own = document.createElement('canvas');
+      [own.width, own.height] = [wide, Math.round(canvas.offsetHeight * scale)];
+      window.rvmLab.state.lab.draw(own, scale, 0, Infinity);
+      canvas = own;
+    }
+    const bytes = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+    let text = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { width: canvas.width, height: canvas.height, data: btoa(text) };
+  }, width);
+}
+
+for (const [panel, words] of [['predictive', 'Predictive distribution'], ['multiclass', 'Multiclass RVM']]) {
+  test(`Save as PNG (${panel}): the chart drawn again at twice its size, its title above and its legend below, on white`, async () => {
+    // At a pixel ratio of 2 the page draws its canvas at the picture's scale: the picture's
+    // chart is the canvas's pixels.
+    const page = await open(env, `?panel=${panel}`, { deviceScaleFactor: 2 });
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    assert.equal(download.suggestedFilename(), `rvm-lab-${panel}.png`);
+    const bytes = await readFile(await download.path());
+    assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+    const legend = await page.evaluate(() => window.rvmLab.state.report.legend);
+    const chart = await chartPixels(page);
+    const box = await page.$eval('#chart', (c) => [c.offsetWidth, c.offsetHeight]);
+    assert.deepEqual([chart.width, chart.height], [2 * box[0], 2 * box[1]], 'the canvas at twice its box');
+    const png = await readPng(page, bytes, chart, legend.map((entry) => entry.colour));
+    assert.equal(png.size[0], 2 * box[0], 'twice the chart’s width');
+    assert.ok(png.top > 0, `the chart's pixels, ${chart.width} × ${chart.height}, are in the picture (at row ${png.top})`);
+    assert.ok(png.size[1] > png.top + chart.height, 'with a band below them');
+    assert.ok(png.title > 500, `the title's ink above the chart: ${png.title} dark pixels`);
+    legend.forEach((entry, i) => assert.ok(png.swatches[i] >= 8, `${entry.key}'s ${entry.mark} in ${entry.colour}: ${png.swatches[i]} pixels in the legend`));
+    assert.equal(png.white, true, 'on white');
+    assert.deepEqual(pngTexts(bytes), {
+      Title: `RVM Lab: ${words}`,
+      Description: `${(await page.textContent('#chart-summary')).trim()} ?${new URLSearchParams([['panel', panel], ...(await page.evaluate(() => window.rvmLab.state.lab.query()))])}`,
+    });
+    // "PNG, 1920 px wide": the chart drawn again 1920 pixels wide, with its title and legend.
+    const [wide] = await Promise.all([page.waitForEvent('download'), page.click('#export-png-wide')]);
+    assert.equal(wide.suggestedFilename(), `rvm-lab-${panel}-1920.png`);
+    const wideBytes = await readFile(await wide.path());
+    const wideChart = await chartPixels(page, 1920);
+    const widePng = await readPng(page, wideBytes, wideChart, legend.map((entry) => entry.colour));
+    assert.equal(widePng.size[0], 1920);
+    assert.ok(widePng.top > png.top, `the chart's pixels at 1920 px are in the picture (at row ${widePng.top}), under a larger title`);
+    assert.ok(widePng.title > png.title, 'a larger title');
+    legend.forEach((entry, i) => assert.ok(widePng.swatches[i] >= 8, `1920 px: ${entry.key}'s swatch`));
+    assert.equal(pngTexts(wideBytes).Title, `RVM Lab: ${words}`);
+    assert.deepEqual(page.consoleErrors, []);
+    await page.context().close();
+  });
+}
 
 test('Save as SVG downloads vector graphics of the chart that parse and render', async () => {
   const page = await open(env, '?panel=fast-rvm&step=12&lang=zh');

@@ -1,10 +1,17 @@
 // Embedding from a sub-path of a static host: the share box gives the permalink and an
 // iframe snippet, the snippet loads the panel in another page, and embed.html mounts
-// several panels with the JS module; nothing is fetched from anywhere but the lab's host.
+// several panels with embed.js (as its classic script, embed.global.js), each frame as tall as
+// its panel; nothing is fetched from anywhere but the lab's host. embed.html opened from disk
+// does the same, its frames opening the single file. (The snippet on a course page of another
+// host: share.test.mjs.)
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { open, start } from './browser.mjs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { open, start, watched } from './browser.mjs';
+
+const WWW = fileURLToPath(new URL('../../www/', import.meta.url));
 
 let env;
 before(async () => {
@@ -25,6 +32,8 @@ test('the share box gives the permalink and an iframe snippet that loads in anot
   const page = await open(env, '?panel=sparsity&alpha=2');
   assert.ok(page.url().startsWith(`${env.url}`) && env.url.includes('/course/rvm-lab/'));
   await page.click('#share-toggle');
+  // (The box's module loads when it is first opened.)
+  await page.waitForSelector('#share', { state: 'visible' });
   assert.equal(await page.getAttribute('#share-toggle', 'aria-expanded'), 'true');
   assert.equal(await page.inputValue('#share-link'), page.url());
   const snippet = await page.inputValue('#share-iframe');
@@ -39,19 +48,46 @@ test('the share box gives the permalink and an iframe snippet that loads in anot
   await page.context().close();
 });
 
-test('embed.html mounts three panels from a sub-path, each sized to its content', async () => {
+/** Waits until each frame of `page` has drawn its panel and is as tall as its content (a
+ *  frame out of view is brought into it first: a browser lays out no frame of another origin
+ *  it does not show, such as a file's); returns whether each knows it is embedded. */
+async function framesSized(page) {
+  const embedded = [];
+  for (const handle of await page.$$('iframe')) {
+    await handle.scrollIntoViewIfNeeded();
+    const frame = await handle.contentFrame();
+    embedded.push(await frameReady(frame));
+    await frame.waitForFunction(() => {
+      const root = document.documentElement;
+      return root.scrollHeight <= root.clientHeight && root.clientHeight - root.getBoundingClientRect().height < 1;
+    });
+    assert.equal(Math.round((await handle.boundingBox()).height), await frame.evaluate(() => document.documentElement.clientHeight));
+  }
+  return embedded;
+}
+
+test('embed.html shows the snippet and mounts three panels from a sub-path, each sized to its content', async () => {
   // `open` records every request the page and its frames make.
   const page = await open(env, '');
   await page.goto(`${env.url}embed.html`);
-  const frames = await page.$$('iframe');
-  assert.equal(frames.length, 3);
-  for (const handle of frames) {
-    assert.equal(await frameReady(await handle.contentFrame()), true);
-  }
-  // Heights follow the panels (posted by each embedded page), not the 560 px default.
-  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.style.height !== '560px'));
-  const zh = await frames[2].contentFrame();
+  assert.equal((await page.$$('iframe')).length, 3);
+  // Heights follow the panels (posted by each embedded page), not the frames' first ones.
+  assert.deepEqual(await framesSized(page), [true, true, true]);
+  const zh = await (await page.$$('iframe'))[2].contentFrame();
   assert.equal(await zh.evaluate(() => document.documentElement.lang), 'zh-CN');
   assert.ok(page.requests.every((url) => url.startsWith(env.url) || url.startsWith('data:')), page.requests.join('\n'));
+  assert.deepEqual(page.consoleErrors, []);
   await page.context().close();
+});
+
+test('embed.html opened from disk shows its three panels (the single file beside it), each sized to its content', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 800 } });
+  const page = watched(await context.newPage());
+  await page.goto(pathToFileURL(join(WWW, 'embed.html')).href);
+  assert.equal((await page.$$('iframe')).length, 3);
+  assert.deepEqual(await framesSized(page), [true, true, true]);
+  assert.ok(page.frames().slice(1).every((frame) => frame.url().startsWith(pathToFileURL(join(WWW, 'rvm-lab.html')).href)), 'the frames opened the single file');
+  assert.equal(await page.isHidden('#demo-missing'), true);
+  assert.deepEqual(page.consoleErrors, []);
+  await context.close();
 });

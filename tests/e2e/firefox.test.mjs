@@ -4,7 +4,8 @@
 // point, a slider moved by the keyboard redraws, the language toggles, the fast RVM runs on a
 // typed formula (served and from disk), and the data table of the chart opens from the
 // keyboard. Where a course lives: the single file from disk (and the served page from disk,
-// which opens it), the served page in a frame sandboxed without allow-same-origin from a plain
+// which opens it), embed.html from disk (its frames opening the single file, each as tall as
+// its panel), the served page in a frame sandboxed without allow-same-origin from a plain
 // static server, and the single file as a sandboxed srcdoc.
 // The lesson editor: two views recorded and a valid lesson saved.
 
@@ -267,6 +268,28 @@ describe('Firefox, where a course lives', () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
     await page.goto(`${pathToFileURL(`${WWW}index.html`).href}?panel=evidence#k`);
     assert.ok((await drawnIn(page.mainFrame())).startsWith(`${single}?panel=evidence`));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
+  });
+
+  test('embed.html from disk: its three panels open the single file, each frame as tall as its panel', async () => {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1100, height: 800 });
+    page.consoleErrors = [];
+    page.on('console', (message) => message.type() === 'error' && page.consoleErrors.push(message.text()));
+    await page.goto(pathToFileURL(`${WWW}embed.html`).href);
+    const handles = await page.$$('iframe');
+    assert.equal(handles.length, 3);
+    for (const handle of handles) {
+      // (A frame out of view may not be laid out: each is brought into view.)
+      await handle.scrollIntoView();
+      const frame = await handle.contentFrame();
+      assert.ok((await drawnIn(frame)).startsWith(pathToFileURL(`${WWW}rvm-lab.html`).href));
+      await frame.waitForFunction(() => {
+        const root = document.documentElement;
+        return root.scrollHeight <= root.clientHeight && root.clientHeight - root.getBoundingClientRect().height < 1;
+      });
+    }
     assert.deepEqual(page.consoleErrors, []);
     await page.close();
   });

@@ -137,6 +137,7 @@ describe('large permalinks in Chromium', () => {
     assert.equal(url.searchParams.get('N'), '0');
     assert.ok(address.length < LINK_MAX, `${address.length} characters`);
     await page.click('#share-toggle');
+    await page.waitForSelector('#share', { state: 'visible' });
     assert.equal(await page.inputValue('#share-link'), address);
     assert.equal(await page.isHidden('#share-long'), true);
     for (const server of [env, sub]) {
@@ -215,6 +216,7 @@ describe('large permalinks in Chromium', () => {
     await page.waitForFunction(() => location.hash.startsWith('#z='));
     assert.ok((await page.evaluate(() => location.href.length)) > LINK_MAX);
     await page.click('#share-toggle');
+    await page.waitForSelector('#share', { state: 'visible' });
     assert.equal(await page.isVisible('#share-long'), true);
     assert.equal(await page.isHidden('#share-links'), true);
     assert.match(await page.textContent('#share-long-text'), /32768/);
