@@ -159,6 +159,9 @@ weight() {
   for f in www/strings/*.js; do
     own=0
     for p in "${f%.js}"/*.js; do
+      # (The formula family's words are no panel's: they load with the formula module, where a
+      # formula is asked for, and like it are not part of a panel's first load.)
+      [ "${p##*/}" = formula.js ] && continue
       [ "$(stat -c %s "$p$suffix")" -gt "$own" ] && own=$(stat -c %s "$p$suffix")
     done
     total=$((core + $(stat -c %s "$f$suffix") + own))

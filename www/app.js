@@ -21,7 +21,7 @@ import { clearErrors, renderErrors } from './errors.js';
 import { download, wireFiles } from './exports.js';
 import { wirePlotted } from './plotted.js';
 import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
-import { wireHost } from './host.js';
+import { hearHost, wireHost } from './host.js';
 import { editorModule } from './assets.js';
 import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
 import { closeLesson, fillLessonMenu, lessonFault, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
@@ -269,7 +269,8 @@ const AFTER_PAINT_WAIT = 200;
 async function main() {
   // boot.js starts this module while the page is still being read.
   if (document.readyState === 'loading') await new Promise((done) => document.addEventListener('DOMContentLoaded', done, { once: true }));
-  // A host's frame takes the page's height from the shell on.
+  // A host's frame takes the page's height from the shell on (and may answer at once).
+  hearHost();
   reportHeights();
   const query = new URLSearchParams(location.search);
   // (A lesson link's fragment, which the address keeps while the lesson plays.)

@@ -46,9 +46,12 @@ let hostFocuses = false;
 
 export function wireHost() {
   document.addEventListener('keydown', onKey);
-  window.addEventListener('message', onMessage);
   $('#keys-toggle').addEventListener('click', toggleKeys);
 }
+
+/** Hears the host from the page's start: it answers the page's first word (its height), and
+ *  what it says then (the reveal.js plugin's scale) must not be missed. */
+export const hearHost = () => window.addEventListener('message', onMessage);
 
 /** Opens the list of keys (a modal dialog: Escape or its button closes it), or closes it. */
 function toggleKeys() {

@@ -135,6 +135,7 @@ export function renderLesson() {
   const box = $('#lesson');
   box.hidden = !lesson;
   document.body.classList.toggle('large', state.large);
+  document.body.classList.toggle('lesson-shown', Boolean(lesson));
   $('#large-toggle').setAttribute('aria-pressed', String(state.large));
   if (!lesson) return;
   const steps = lesson.data.steps;

@@ -1,7 +1,8 @@
 // What a lecturer takes out of the lab for another page: the share box's permalink and iframe
-// snippet, with their Copy buttons, and the chart as a PNG for a slide. A bundle of its own
-// (share.min.js), loaded when the box is first opened or a PNG first saved (url.js
-// `withShare`): a reader who does neither never carries it. It imports none of the page's
+// snippet, with their Copy buttons, and the chart's files: a PNG for a slide, an SVG, its
+// results, plotted data and data as CSV. A bundle of its own (share.min.js), loaded when the
+// box is first opened or a file first saved (url.js `withShare`): a reader who does neither
+// never carries it. It imports none of the page's
 // modules that hold state (they would be copies with a state of their own): the page hands it
 // what it uses.
 
@@ -301,6 +302,55 @@ export async function chartPng({ draw, drawn, width, height, scale, title, legen
   const blob = await new Promise((done) => picture.toBlob(done, 'image/png'));
   if (!blob) throw new Error('the browser could not encode the picture');
   return withText(new Uint8Array(await blob.arrayBuffer()), texts);
+}
+
+/** How wide the slide-sized PNG is, in pixels: a 1080p slide's width. */
+const SLIDE_WIDTH = 1920;
+
+/** `&`, `<` and `>` of `text` as XML writes them. */
+const xmlText = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Makes file `kind` of the chart and downloads it (`page`: what exports.js's `exportPage`
+ * hands over), or shows why it could not be made beside the buttons:
+ * - `png`: the chart for a slide (`chartPng`) at twice its size on the page, `png-wide`
+ *   SLIDE_WIDTH pixels wide;
+ * - `svg`: drawn again as vector graphics at its size on the page (its text as large as on
+ *   stage);
+ * - `results`, `plotted`, `data`: the panel's results, what the chart plots and its data as
+ *   CSV.
+ * The pictures carry the chart's title (the panel) and description: the chart in words, then
+ * the state it shows as a permalink's query, so that a saved file names its settings (a typed
+ * formula, the data) for screen readers and for whoever opens it later.
+ */
+export async function exportFile(kind, page) {
+  const { lab, panel, size: [width, height] } = page;
+  const title = `RVM Lab: ${page.title}`;
+  const desc = () => `${page.summary} ?${new URLSearchParams([['panel', panel], ...page.call(() => lab.query())])}`;
+  const save = (bytes, type, name) => page.download(new Blob([bytes], { type }), `rvm-lab-${name}`);
+  try {
+    if (kind.startsWith('png')) {
+      const wide = kind === 'png-wide';
+      const scale = wide ? SLIDE_WIDTH / width : 2;
+      const draw = (canvas, from, ms) => page.call(() => lab.draw(canvas, scale * page.zoom, from, ms));
+      try {
+        const png = await chartPng({ ...page, draw, width, height, scale, texts: [['Title', title], ['Description', desc()]] });
+        save(png, 'image/png', `${panel}${wide ? `-${SLIDE_WIDTH}` : ''}.png`);
+      } finally {
+        page.redraw();
+      }
+    } else if (kind === 'svg') {
+      const svg = page.call(() => lab.svg(width, height, page.zoom));
+      const described = svg.replace(/<svg\b[^>]*>/, (open) => `${open}<title>${xmlText(title)}</title><desc>${xmlText(desc())}</desc>`);
+      save(described, 'image/svg+xml', `${panel}.svg`);
+    } else {
+      const make = { results: () => lab.resultsCsv(), plotted: () => lab.plottedCsv(), data: () => lab.exportCsv() }[kind];
+      const text = page.call(make);
+      if (text !== undefined) save(text, 'text/csv', `${panel}${kind === 'data' ? '' : `-${kind}`}.csv`);
+    }
+  } catch (error) {
+    page.fail(error);
+  }
 }
 
 /** The PNG `png` with an iTXt chunk (UTF-8 text, PNG 1.2 §4.2.3.3) per [keyword, text] of

@@ -231,7 +231,7 @@ async function showSlide(page, index) {
 
 describe('the example deck (www/deck.html)', () => {
   for (const [width, height] of SIZES) {
-    test(`${width}×${height}: each frame lies in its slide and the window, and every button of its stage strip is inside it and uncovered`, async (t) => {
+    test(`${width}×${height}: each frame lies in its slide and the window, and every button of its stage (the player's strip, the tools) is inside it and uncovered`, async (t) => {
       const context = await env.browser.newContext({ viewport: { width, height } });
       const page = watched(await context.newPage());
       await page.goto(`${env.url}deck.html#/1`);
@@ -251,13 +251,13 @@ describe('the example deck (www/deck.html)', () => {
           const apart = a.right <= box[0] || a.left >= box[2] || a.bottom <= box[1] || a.top >= box[3];
           assert.ok(apart, `slide ${index}: the deck's arrow at ${Math.round(a.left)},${Math.round(a.top)} covers the frame`);
         }
-        const strip = await frame.evaluate(buttonsIn, '#stage-strip button');
+        const strip = await frame.evaluate(buttonsIn, '#stage-strip button, #stage-tools button');
         assert.equal(strip.scrolls, false, `slide ${index}: the framed page scrolls`);
-        assert.ok(strip.buttons.length >= 2, `slide ${index}: the stage strip shows ${strip.buttons.length} buttons`);
+        assert.ok(strip.buttons.length >= 2, `slide ${index}: the stage shows ${strip.buttons.length} buttons`);
         for (const b of strip.buttons) {
           assert.ok(b.inside && b.uncovered, `slide ${index}: "${b.name}" at ${b.box} is ${b.inside ? 'covered' : 'cut off'}`);
         }
-        t.diagnostic(`slide ${index}: ${strip.buttons.length} strip buttons inside and uncovered, the lowest ending at ${Math.max(...strip.buttons.map((b) => b.box[3]))} of the frame's ${Math.round(outer.height / (outer.width / (await frame.evaluate(() => innerWidth))))} px`);
+        t.diagnostic(`slide ${index}: ${strip.buttons.length} stage buttons inside and uncovered, the lowest ending at ${Math.max(...strip.buttons.map((b) => b.box[3]))} of the frame's ${Math.round(outer.height / (outer.width / (await frame.evaluate(() => innerWidth))))} px`);
         if (width === 1280 && height === 720) await page.screenshot({ path: `${SHOTS}deck-fit-${index}-${width}x${height}.png` });
       }
       assert.deepEqual(page.consoleErrors, []);
@@ -265,9 +265,9 @@ describe('the example deck (www/deck.html)', () => {
     });
   }
 
-  // The lesson's Previous / Next sit at the end of its band on stage (www/style.css,
-  // body.stage .lesson: at most 30 % of the frame's height, scrolling inside itself), so they
-  // are there only while the lesson's title, step title and text leave them room.
+  // The lesson's Previous / Next sit beside its step counter at the top of the stage's side
+  // (stage.js), above the text, which scrolls inside itself (www/style.css): in view on every
+  // step however long its text.
   for (const [width, height] of [[1024, 768], [1280, 720], [1920, 1080]]) {
     test(`${width}×${height}: on every step, the framed lesson's Previous and Next are inside its band and uncovered`, async () => {
       const context = await env.browser.newContext({ viewport: { width, height } });

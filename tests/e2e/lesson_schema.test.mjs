@@ -69,6 +69,10 @@ const BROKEN = {
   'action-highlight-fraction': [1, 'action', 'bad-action'],
   'action-steps-not-integer': [1, 'action', 'bad-action'],
   'action-steps-a-string': [1, 'action', 'bad-action'],
+  'lock-not-a-list': [1, 'lock', 'not-keys'],
+  'lock-key-a-number': [1, 'lock', 'not-keys'],
+  'hide-key-twice': [1, 'hide', 'not-keys'],
+  'hide-key-not-a-word': [1, 'hide', 'not-keys'],
 };
 
 /** The names (without .json) of the lesson files in tests/fixtures/lessons/`kind`/. */

@@ -91,12 +91,17 @@ test('the package is SCORM 1.2: its manifest names the lesson and launches index
   assert.match(manifest, /<item identifier="lesson-sparsity" identifierref="lab"/);
   assert.match(manifest, /<title>RVM Lab: Why the RVM is sparse · 为什么 RVM 是稀疏的<\/title>/);
   const html = new TextDecoder().decode(files['index.html']);
-  assert.match(html, /data-build="single" data-lesson="sparsity"/);
+  assert.match(html, /data-build="single" data-lesson="sparsity" data-lock="1"/);
 });
 
 test('walking the lesson: the location follows each step, "completed" at the last step, then kept', async () => {
   const { page, frame } = await launch();
   assert.equal(await counter(frame), 'step 1 of 5');
+  // Student mode: no way into another panel or lesson, nor into the editor.
+  for (const selector of ['#panel-select', '#lesson-select', '#editor-open', '#offline-link']) {
+    assert.equal(await frame.isVisible(selector), false, `${selector} is shown in the LMS`);
+  }
+  assert.equal(await frame.isVisible('#lesson-next'), true);
   assert.deepEqual(await cmi(page), { location: '1', status: 'incomplete', exit: 'suspend' });
   for (let k = 2; k <= 5; k += 1) {
     await frame.click('#lesson-next');

@@ -86,7 +86,9 @@ describe('stage view', () => {
             range.selectNodeContents(node);
             const box = range.getBoundingClientRect();
             if (box.width < 1 || box.height < 1 || el.closest('.visually-hidden, header.site, dialog')) continue;
-            const size = parseFloat(getComputedStyle(el).fontSize);
+            // An equation's size is its own (its indices and limits are set smaller, as in
+            // any typesetting).
+            const size = parseFloat(getComputedStyle(el.closest('math') ?? el).fontSize);
             if (size < least) found.push(`${el.id || el.className || el.tagName}: ${size.toFixed(1)} px “${node.textContent.trim().slice(0, 30)}”`);
           }
           return found;

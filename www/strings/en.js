@@ -426,7 +426,7 @@ export default {
   'lesson.action-failed': 'Step {step}: its action could not be applied ({message}).',
   'lesson.problem.not-found': 'was not found',
   'lesson.problem.not-json': 'is not valid JSON',
-  'lesson.problem.not-keys': 'must be a list of control keys ("noise", "beta" …, and "truth" for the curve that generated the data), each at most once',
+  'lesson.problem.not-keys': 'must be a list of control keys ("noise", "truth" …), each once',
   'lesson.unknown-key': 'Step {step} fixes or hides “{key}”, which this panel has no control for.',
   'share.button': 'Share / embed',
   'stage.enter': 'Present',

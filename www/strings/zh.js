@@ -425,7 +425,7 @@ export default {
   'lesson.action-failed': '第 {step} 步：无法执行其操作（{message}）。',
   'lesson.problem.not-found': '未找到',
   'lesson.problem.not-json': '不是有效的 JSON',
-  'lesson.problem.not-keys': '必须是控件键的列表（"noise"、"beta" 等，"truth" 表示生成数据的真实曲线），每个至多出现一次',
+  'lesson.problem.not-keys': '必须是控件键的列表（"noise"、"truth" 等），每个只出现一次',
   'lesson.unknown-key': '第 {step} 步固定或隐藏了“{key}”，但此面板没有这个控件。',
   'share.button': '分享 / 嵌入',
   'stage.enter': '演示',
