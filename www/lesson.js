@@ -1,19 +1,22 @@
 // Lessons as data: a lesson is a JSON file under lessons/ — a title and a list of steps,
-// each with a title and a short text in English and 中文, the equation it applies (MathML),
+// each with a title and a short text in English and 中文, the equation it applies (MathML,
+// made from its TeX beside it, `tex`, which the page does not read: tex.js),
 // the panel state it sets (a URL query, as in the address bar) and optionally an action:
 // `{"points": [[x, t], …], "highlight": m, "steps": n}`, any of the three — add these data
 // points, highlight basis function φₘ, run the panel's animation n steps further — which
 // the panel applies in that order (`Lab.applyAction`, the core's `app::lesson`). An
 // instructor writes one without touching code; a malformed file is refused with the step
-// and field named.
+// and field named. A draft (`"draft": true`, a lesson saved unfinished by the editor) may
+// leave any title and text blank or out; the rest is checked as in a finished lesson.
 
 import { lessonText } from './assets.js';
 
 /** Languages every text of a lesson must have. */
 const LESSON_LANGUAGES = ['en', 'zh'];
 
-/** A lesson file that is not well formed: which file, which step (1-based; 0 for the
- *  lesson itself), which field, and what is wrong (a `lesson.problem.*` key). */
+/** A lesson file that is not well formed: which file, which step (1-based, as the editor
+ *  numbers them; 0 for the lesson itself: its title, its steps, the file), which field, and
+ *  what is wrong (a `lesson.problem.*` key). */
 export class LessonError extends Error {
   constructor(file, step, field, problem) {
     super(`${file}, step ${step}: ${field} ${problem}`);
@@ -42,16 +45,9 @@ function parseAction(action) {
 /** Whether `text` is a text to show (not empty or only white space). */
 const words = (text) => typeof text === 'string' && text.trim() !== '';
 
-/** Whether `value` is a text in the lesson languages: each one given a string, at least one
- *  of them not blank (a blank one shows the other, `lessonWords`). */
-function bilingual(value) {
-  return value !== null && typeof value === 'object'
-    && LESSON_LANGUAGES.every((lang) => value[lang] === undefined || typeof value[lang] === 'string')
-    && LESSON_LANGUAGES.some((lang) => words(value[lang]));
-}
-
-/** A lesson text in `lang`, or, where that one is blank, in the other language. */
-export const lessonWords = (text, lang) => (words(text[lang]) ? text[lang] : LESSON_LANGUAGES.map((other) => text[other]).find(words));
+/** A lesson text in `lang`, or, where that one is blank, in the other language (none, in a
+ *  draft, for a text left out). */
+export const lessonWords = (text = {}, lang) => (words(text[lang]) ? text[lang] : LESSON_LANGUAGES.map((other) => text[other]).find(words));
 
 /**
  * Checks a parsed lesson and returns it with each step's state parsed into URL pairs.
@@ -64,13 +60,20 @@ export function validateLesson(json, file, panels) {
     throw new LessonError(file, step, field, problem);
   };
   if (json === null || typeof json !== 'object') fail(0, 'lesson', 'not-object');
-  if (!bilingual(json.title)) fail(0, 'title', 'not-text');
+  const draft = json.draft === true;
+  /** Whether `value` is a text in the lesson languages: each one given a string, at least one
+   *  of them not blank (a blank one shows the other, `lessonWords`) — in a draft, any may be
+   *  blank, and a text left out is an empty one. */
+  const text = (value = draft && {}) => value !== null && typeof value === 'object' && !Array.isArray(value)
+    && LESSON_LANGUAGES.every((lang) => value[lang] === undefined || typeof value[lang] === 'string')
+    && (draft || LESSON_LANGUAGES.some((lang) => words(value[lang])));
+  if (!text(json.title)) fail(0, 'title', 'not-text');
   if (!Array.isArray(json.steps) || json.steps.length === 0) fail(0, 'steps', 'no-steps');
   const steps = json.steps.map((step, i) => {
     const k = i + 1;
     if (step === null || typeof step !== 'object') fail(k, 'step', 'not-object');
-    if (!bilingual(step.title)) fail(k, 'title', 'not-text');
-    if (!bilingual(step.text)) fail(k, 'text', 'not-text');
+    if (!text(step.title)) fail(k, 'title', 'not-text');
+    if (!text(step.text)) fail(k, 'text', 'not-text');
     if (step.math !== undefined && (typeof step.math !== 'string' || !step.math.trim().startsWith('<math'))) {
       fail(k, 'math', 'not-mathml');
     }
