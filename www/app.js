@@ -23,7 +23,7 @@ import { wirePlotted } from './plotted.js';
 import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from './i18n.js';
 import { wireHost } from './host.js';
 import { editorModule } from './assets.js';
-import { LessonError, lessonIndex, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
+import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
 import { closeLesson, fillLessonMenu, lessonFault, mathNodes, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { asksForFormula, formulaLoaded, loadFormula, loadFormulaWords } from './formula.js';
 import { encodeFragment } from './link.js';
@@ -145,11 +145,11 @@ async function openPanel(name, pairs) {
 
 /** What the lesson editor (editor.js, a bundle of its own with no module state of the page)
  *  may use of the page: given when it opens, never imported again. (`Lab` opens a panel at
- *  its defaults, to say how a step's view differs from them; the built-in lessons start a
- *  lesson from one of them; `mathNodes` shows an equation as readers see it.) */
+ *  its defaults, to say how a step's view differs from them; `mathNodes` shows an equation as
+ *  readers see it.) */
 const editorApi = () => ({
   state, t, notify, download, viewPairs, playLesson, closeLesson, lessonFault, lessonJson, validateLesson, LessonError,
-  encodeFragment, panels: panelNames(), Lab, lessonIndex, loadLesson, mathNodes,
+  encodeFragment, panels: panelNames(), Lab, mathNodes,
 });
 
 /**

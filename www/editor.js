@@ -21,6 +21,7 @@
 // (`editorApi`).
 
 import WORDS from './editor-words.js';
+import { validateAny } from './lesson-draft.js';
 import { texModule } from './tex-module.js';
 
 /** The page, as app.js hands it over (editorApi): set at every open. */
@@ -164,9 +165,8 @@ function build() {
   const bar = el('div', { class: 'editor-bar' }, tools, confirm,
     el('p', { class: 'editor-message', id: 'editor-message', role: 'status' }),
     el('p', { class: 'editor-error', id: 'editor-error', role: 'alert' }), link);
-  const start = el('p', { class: 'editor-start' },
-    el('label', { for: 'editor-builtin', 'data-word': 'builtin' }), ' ',
-    el('select', { id: 'editor-builtin' }, el('option', { value: '', 'data-word': 'builtin-none' })), ' ', button('copy', 'copy'));
+  const start = el('p', { class: 'editor-start' }, el('span', { id: 'editor-copy-hint', 'data-word': 'copy-hint' }),
+    el('button', { type: 'button', 'data-do': 'copy', id: 'editor-copy', hidden: '' }));
   const body = el('div', { id: 'editor-body' }, offerBox, title, bar, start,
     el('p', { class: 'editor-hint', id: 'editor-no-storage', 'data-word': 'no-storage', hidden: '' }),
     el('p', { id: 'editor-empty', 'data-word': 'empty' }), el('p', { class: 'editor-hint', 'data-word': 'hint' }),
@@ -186,6 +186,21 @@ function build() {
   document.addEventListener('keydown', onKey);
   // The page's language button sets the document's language: the editor's words follow.
   new MutationObserver(renderWords).observe(document.documentElement, { attributes: true, attributeFilter: ['lang'] });
+  // A lesson opened or closed on the page: the editor offers (or no longer offers) a copy.
+  new MutationObserver(showCopy).observe(document.querySelector('#lesson'), { attributes: true, attributeFilter: ['hidden'], childList: true, subtree: true, characterData: true });
+}
+
+/** The built-in lesson the page shows (not a preview, a file's or a link's), or null. */
+const shownBuiltIn = () => (page.state.lesson?.id ? page.state.lesson : null);
+
+/** "Edit a copy of “…”" where the page shows a built-in lesson, else how to get one. */
+function showCopy() {
+  if (!box) return;
+  const shown = shownBuiltIn();
+  const copy = box.querySelector('#editor-copy');
+  copy.hidden = !shown;
+  box.querySelector('#editor-copy-hint').hidden = Boolean(shown);
+  if (shown) copy.textContent = say('copy', { title: wordsIn(shown.data.title, page.state.lang) });
 }
 
 /** The editor's words in the page's language: texts, labels, the steps' views and equation
@@ -200,9 +215,7 @@ function renderWords() {
   for (const node of box.querySelectorAll('[data-label-word]')) node.setAttribute('aria-label', say(node.dataset.labelWord));
   for (const node of box.querySelectorAll('[data-view]')) node.textContent = viewWords(node.dataset.view);
   draft.steps.forEach((step, i) => showNote(i));
-  for (const option of box.querySelectorAll('#editor-builtin option[data-title]')) {
-    option.textContent = JSON.parse(option.dataset.title)[page.state.lang] ?? option.value;
-  }
+  showCopy();
   if (offer) {
     box.querySelector('#editor-offer-text').textContent = say('offer', { steps: counted('steps', offer.lesson.steps.length), ago: ago(offer.edited) });
   }
@@ -478,10 +491,13 @@ function withNotes(data) {
   return { ...data, title, steps };
 }
 
-/** The lesson `json` as the page checks a lesson file, ready to play (a draft with its
- *  notes); throws its LessonError. */
+/** Lesson `json` (from `file`) checked as the page checks a lesson file, a draft as a draft
+ *  and its TeX (lesson-draft.js); throws its LessonError. */
+const validated = (json, file) => validateAny(json, file, page.panels, page);
+
+/** The lesson `json` checked, ready to play (a draft with its notes); throws its LessonError. */
 function playable(json, file) {
-  const data = page.validateLesson(json, file, page.panels);
+  const data = validated(json, file);
   return json.draft === true ? withNotes(data) : data;
 }
 
@@ -580,24 +596,12 @@ async function openFile(file) {
   const text = await file.text().catch(() => '');
   try {
     const json = page.lessonJson(text, file.name);
-    const data = page.validateLesson(json, file.name, page.panels);
+    const data = validated(json, file.name);
     replaceDraft(fromFile(json), () => say('opened', { file: file.name, n: data.steps.length }));
   } catch (error) {
     if (!(error instanceof page.LessonError)) throw error;
     setMessage('error', problemText(error));
   }
-}
-
-/** The built-in lessons in the editor's list, titled in the page's language; the lesson the
- *  page shows, if built in, chosen. */
-async function fillBuiltIn() {
-  const select = box.querySelector('#editor-builtin');
-  if (select.options.length === 1) {
-    for (const { id, title } of await page.lessonIndex().catch(() => [])) {
-      select.append(el('option', { value: id, 'data-title': JSON.stringify(title) }, title[page.state.lang] ?? id));
-    }
-  }
-  if (page.state.lesson?.id) select.value = page.state.lesson.id;
 }
 
 /** A built-in lesson's action as its file holds it (the validator fills in every part). */
@@ -606,22 +610,15 @@ function fileAction({ points, highlight, steps }) {
   return Object.keys(action).length ? action : undefined;
 }
 
-/** Opens a copy of the built-in lesson chosen in the list, as a start (Undo brings back the
+/** Opens a copy of the built-in lesson the page shows, as a start (Undo brings back the
  *  lesson it replaces). */
-async function copyBuiltIn() {
-  const id = box.querySelector('#editor-builtin').value;
-  if (!id) {
-    setMessage('error', () => say('copy-choose'));
-    return;
-  }
-  try {
-    const data = await page.loadLesson(id, page.panels);
-    const json = { ...data, steps: data.steps.map((step) => ({ ...step, action: fileAction(step.action) })) };
-    replaceDraft(fromFile(json), () => say('copied', { title: wordsIn(data.title, page.state.lang), n: data.steps.length }));
-  } catch (error) {
-    if (!(error instanceof page.LessonError)) throw error;
-    setMessage('error', problemText(error));
-  }
+function copyBuiltIn() {
+  const shown = shownBuiltIn();
+  if (!shown) return;
+  const { data } = shown;
+  const json = { ...data, steps: data.steps.map((step) => ({ ...step, action: fileAction(step.action) })) };
+  replaceDraft(fromFile(json), () => say('copied', { title: wordsIn(data.title, page.state.lang), n: data.steps.length }));
+  box.querySelector('[data-do="add"]').focus();
 }
 
 /** The lesson packed into a link's fragment (`z=…`), as url.js packs a large state. */
@@ -803,7 +800,6 @@ export async function openEditor(api, file) {
   box.hidden = false;
   document.body.classList.add('lesson-editor');
   document.querySelector('#editor-open').setAttribute('aria-expanded', 'true');
-  await fillBuiltIn();
   renderWords();
   if (file) await openFile(file);
   if (previewing) return;

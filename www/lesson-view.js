@@ -143,19 +143,11 @@ export function mathNodes(markup) {
   // inert document, parsing one makes the browser report it against the page's
   // Content-Security-Policy. (The parsed tree is filtered below all the same: that is what
   // keeps an equation to MathML.)
-  // So are style attributes (Temml's, for a table's cells or an accent), which are set again
-  // through the CSSOM, which the policy allows: without a parenthesis, so a style cannot ask for
-  // a file (url(), image-set()), and the equation's box clips whatever it draws (style.css).
-  const unarmed = markup.replace(/<[^>]*>/g, (tag) => tag.replace(/([\s"'/])(on[a-z]+|style)(\s*=)/gi, '$1data-$2$3'));
+  const unarmed = markup.replace(/<[^>]*>/g, (tag) => tag.replace(/([\s"'/])on([a-z]+\s*=)/gi, '$1data-on-$2'));
   const body = new DOMParser().parseFromString(unarmed, 'text/html').body;
   for (const el of [...body.querySelectorAll('*')]) {
     if (el.namespaceURI !== MATHML) el.remove();
-    else {
-      for (const { name, value } of [...el.attributes]) {
-        if (/^on|^data-|href$|src$/i.test(name)) el.removeAttribute(name);
-        if (name === 'data-style' && !value.includes('(')) el.style.cssText = value;
-      }
-    }
+    else for (const { name } of [...el.attributes]) if (/^on|^data-on-|href$|src$/i.test(name)) el.removeAttribute(name);
   }
   return [...body.childNodes].map((node) => document.importNode(node, true));
 }

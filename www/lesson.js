@@ -6,8 +6,8 @@
 // points, highlight basis function φₘ, run the panel's animation n steps further — which
 // the panel applies in that order (`Lab.applyAction`, the core's `app::lesson`). An
 // instructor writes one without touching code; a malformed file is refused with the step
-// and field named. A draft (`"draft": true`, a lesson saved unfinished by the editor) may
-// leave any title and text blank or out; the rest is checked as in a finished lesson.
+// and field named. (A draft, a lesson saved unfinished, reaches the page only through the
+// lesson editor's module, which checks it: lesson-draft.js.)
 
 import { lessonText } from './assets.js';
 
@@ -45,9 +45,16 @@ function parseAction(action) {
 /** Whether `text` is a text to show (not empty or only white space). */
 const words = (text) => typeof text === 'string' && text.trim() !== '';
 
-/** A lesson text in `lang`, or, where that one is blank, in the other language (none, in a
- *  draft, for a text left out). */
-export const lessonWords = (text = {}, lang) => (words(text[lang]) ? text[lang] : LESSON_LANGUAGES.map((other) => text[other]).find(words));
+/** Whether `value` is a text in the lesson languages: each one given a string, at least one
+ *  of them not blank (a blank one shows the other, `lessonWords`). */
+function bilingual(value) {
+  return value !== null && typeof value === 'object'
+    && LESSON_LANGUAGES.every((lang) => value[lang] === undefined || typeof value[lang] === 'string')
+    && LESSON_LANGUAGES.some((lang) => words(value[lang]));
+}
+
+/** A lesson text in `lang`, or, where that one is blank, in the other language. */
+export const lessonWords = (text, lang) => (words(text[lang]) ? text[lang] : LESSON_LANGUAGES.map((other) => text[other]).find(words));
 
 /**
  * Checks a parsed lesson and returns it with each step's state parsed into URL pairs.
@@ -60,20 +67,13 @@ export function validateLesson(json, file, panels) {
     throw new LessonError(file, step, field, problem);
   };
   if (json === null || typeof json !== 'object') fail(0, 'lesson', 'not-object');
-  const draft = json.draft === true;
-  /** Whether `value` is a text in the lesson languages: each one given a string, at least one
-   *  of them not blank (a blank one shows the other, `lessonWords`) — in a draft, any may be
-   *  blank, and a text left out is an empty one. */
-  const text = (value = draft && {}) => value !== null && typeof value === 'object' && !Array.isArray(value)
-    && LESSON_LANGUAGES.every((lang) => value[lang] === undefined || typeof value[lang] === 'string')
-    && (draft || LESSON_LANGUAGES.some((lang) => words(value[lang])));
-  if (!text(json.title)) fail(0, 'title', 'not-text');
+  if (!bilingual(json.title)) fail(0, 'title', 'not-text');
   if (!Array.isArray(json.steps) || json.steps.length === 0) fail(0, 'steps', 'no-steps');
   const steps = json.steps.map((step, i) => {
     const k = i + 1;
     if (step === null || typeof step !== 'object') fail(k, 'step', 'not-object');
-    if (!text(step.title)) fail(k, 'title', 'not-text');
-    if (!text(step.text)) fail(k, 'text', 'not-text');
+    if (!bilingual(step.title)) fail(k, 'title', 'not-text');
+    if (!bilingual(step.text)) fail(k, 'text', 'not-text');
     if (step.math !== undefined && (typeof step.math !== 'string' || !step.math.trim().startsWith('<math'))) {
       fail(k, 'math', 'not-mathml');
     }

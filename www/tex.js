@@ -57,10 +57,33 @@ const OPTIONS = { displayMode: true, throwOnError: true, annotate: false, trust:
  *  `display="block"` says to every browser (MathML Core), so a lesson stores it without them. */
 const ROOT = '<math display="block" class="tml-display" style="display:block math;">';
 
+/** What a style of Temml's becomes in a lesson's MathML, by property: a MathML attribute
+ *  (colours, a script level), or a class of the page's stylesheet (a box). */
+const STYLED = {
+  color: (value) => ` mathcolor="${value}"`,
+  'background-color': (value) => ` mathbackground="${value}"`,
+  'math-depth': (value) => ` scriptlevel="${value}"`,
+  border: () => ' class="tml-box"',
+};
+
+/**
+ * Temml's style attribute `style` as a lesson's MathML holds it: no style attribute (a page
+ * under a Content-Security-Policy without 'unsafe-inline' refuses them, and a lesson's MathML
+ * is only ever an equation), its colours and script level as MathML attributes, a box as a
+ * class; the padding of table cells is the stylesheet's (style.css, for cases, aligned and
+ * matrices alike), and any other style is left out.
+ */
+function unstyled(style) {
+  return style.split(';').map((declaration) => {
+    const [property, ...value] = declaration.split(':');
+    return STYLED[property.trim()]?.(value.join(':').trim()) ?? '';
+  }).join('');
+}
+
 /**
  * The MathML of TeX `tex`, as a lesson stores it (`"math"` beside `"tex"`): Temml's output,
- * its root element written as `<math display="block">`. Throws a TexError where Temml cannot
- * read `tex`.
+ * its root element written as `<math display="block">` and its styles as `unstyled` makes
+ * them. Throws a TexError where Temml cannot read `tex`.
  */
 export function texToMathml(tex) {
   let markup;
@@ -69,5 +92,8 @@ export function texToMathml(tex) {
   } catch (error) {
     throw texError(error, tex);
   }
-  return markup.startsWith(ROOT) ? `<math display="block">${markup.slice(ROOT.length)}` : markup;
+  const rooted = markup.startsWith(ROOT) ? `<math display="block">${markup.slice(ROOT.length)}` : markup;
+  // (An element given a box keeps one class attribute: Temml's classes and the box's.)
+  return rooted.replace(/ style="([^"]*)"/g, (whole, style) => unstyled(style))
+    .replace(/ class="([^"]*)"([^>]*?) class="tml-box"/g, ' class="$1 tml-box"$2');
 }

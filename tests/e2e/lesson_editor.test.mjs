@@ -26,7 +26,8 @@ import WORDS from '../../www/editor-words.js';
 import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
 import { encodeFragment } from '../../www/link.js';
-import { validateLesson } from '../../www/lesson.js';
+import { LessonError, validateLesson } from '../../www/lesson.js';
+import { validateAny } from '../../www/lesson-draft.js';
 import { texToMathml } from '../../www/tex.js';
 import { axeViolations, open, settled, start, watched } from './browser.mjs';
 import { PANELS } from './sources.mjs';
@@ -487,7 +488,7 @@ describe('words, keyboard, access', () => {
     assert.equal(saved.steps[0].text.en, 'Some text.');
     // Every control of the editor has a name.
     const unnamed = await page.$$eval('#editor button, #editor input:not([type=file]), #editor textarea', (controls) =>
-      controls.filter((c) => !(c.labels?.length || c.getAttribute('aria-label') || c.textContent.trim())).map((c) => c.outerHTML));
+      controls.filter((c) => !c.closest('[hidden]') && !(c.labels?.length || c.getAttribute('aria-label') || c.textContent.trim())).map((c) => c.outerHTML));
     assert.deepEqual(unnamed, []);
     await page.keyboard.press('Escape');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'editor-open');
@@ -698,7 +699,7 @@ describe('drafts', () => {
     assert.deepEqual(Object.keys(saved), ['$schema', 'draft', 'title', 'steps']);
     assert.equal(saved.draft, true);
     assert.ok(schemaValid(saved), JSON.stringify(schemaValid.errors));
-    validateLesson(saved, name, PANELS);
+    validateAny(saved, name, PANELS, { validateLesson, LessonError });
     // The message names what is still to write, the steps as the editor numbers them.
     const missing = new Intl.ListFormat('en', { type: 'conjunction' })
       .format([word('en', 'missing-title'), word('en', 'missing-step-title', { k: 2 }), word('en', 'missing-step-text', { k: 2 })]);
@@ -933,15 +934,17 @@ describe('a step\'s view in words', () => {
 });
 
 describe('a built-in lesson as a start', () => {
-  test('the lesson shown is chosen in the editor\'s list; "Edit a copy" opens it whole, saved it is the built-in file', async () => {
-    const page = await open(env, '?lesson=gradient-descent&step=2');
+  test('where the page shows a built-in lesson the editor offers a copy of it; opened whole, saved it is the built-in file', async () => {
+    const page = await open(env, '?panel=basis');
     await openEditor(page);
-    assert.equal(await page.inputValue('#editor-builtin'), 'gradient-descent');
-    const index = JSON.parse(readFileSync(new URL('../../www/lessons/index.json', import.meta.url), 'utf8'));
-    assert.deepEqual(await page.$$eval('#editor-builtin option', (options) => options.slice(1).map((o) => [o.value, o.textContent])),
-      index.map(({ id, title }) => [id, title.en]));
-    await page.click(act('copy'));
+    // No lesson shown: how to get one.
+    assert.equal(await page.isHidden('#editor-copy'), true);
+    assert.equal(await page.textContent('#editor-copy-hint'), word('en', 'copy-hint'));
     const built = lessonFile('gradient-descent');
+    await page.selectOption('#lesson-select', 'gradient-descent');
+    await page.waitForSelector('#editor-copy:not([hidden])');
+    assert.equal(await page.textContent('#editor-copy'), word('en', 'copy', { title: built.title.en }));
+    await page.click(act('copy'));
     assert.deepEqual(await titles(page), built.steps.map((step) => step.title.en));
     assert.equal(await page.textContent('#editor-message'), word('en', 'copied', { title: built.title.en, n: built.steps.length }));
     assert.deepEqual(await page.$$eval('#editor [data-field="tex"]', (fields) => fields.map((f) => f.value)), built.steps.map((step) => step.tex ?? ''));
@@ -949,7 +952,8 @@ describe('a built-in lesson as a start', () => {
     const saved = JSON.parse((await saveLesson(page)).text);
     assert.deepEqual(saved, built);
     // Another one replaces it, and Undo brings the first back.
-    await page.selectOption('#editor-builtin', 'sparsity');
+    await page.selectOption('#lesson-select', 'sparsity');
+    await page.waitForFunction((text) => document.querySelector('#editor-copy').textContent === text, word('en', 'copy', { title: lessonFile('sparsity').title.en }));
     await page.click(act('copy'));
     assert.deepEqual(await titles(page), lessonFile('sparsity').steps.map((step) => step.title.en));
     await page.click(act('undo'));

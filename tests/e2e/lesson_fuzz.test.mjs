@@ -9,9 +9,13 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LessonError, validateLesson } from '../../www/lesson.js';
+import { LessonError, validateLesson as validatePage } from '../../www/lesson.js';
+import { validateAny } from '../../www/lesson-draft.js';
 import { seeded } from './seeded.mjs';
 import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
+
+/** The validator, as the page and (for a draft) the editor's module check a lesson. */
+const validateLesson = (lesson, file, panels) => validateAny(lesson, file, panels, { validateLesson: validatePage, LessonError });
 
 const SEED = Number(process.env.LESSON_FUZZ_SEED ?? 20261806);
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 2000);

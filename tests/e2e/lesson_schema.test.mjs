@@ -1,6 +1,7 @@
 // The lesson schema (issue 34, item 4): www/lessons/lesson.schema.json (JSON Schema draft
 // 2020-12) lets an editor check a lesson as it is written, so it must accept exactly what
-// the page's validator (www/lesson.js) accepts. A real validator (ajv, pinned in
+// the page's validator (www/lesson.js) accepts, and for a draft what the editor's checks of
+// drafts (www/lesson-draft.js) accept. A real validator (ajv, pinned in
 // package.json) checks that every built-in lesson declares the schema and validates; that
 // each lesson of the broken corpus (tests/fixtures/lessons/broken/) is refused by the schema
 // and by the page, at the step the page names; that the valid variants
@@ -13,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { LessonError, validateLesson } from '../../www/lesson.js';
+import { validateAny } from '../../www/lesson-draft.js';
 import { seeded } from './seeded.mjs';
 import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
 
@@ -86,11 +88,11 @@ const fixtures = (kind) =>
     .map((file) => file.slice(0, -'.json'.length))
     .sort();
 
-/** The page's verdict on `lesson`: null if it accepts it, else its LessonError (any other
- *  exception fails the test). */
+/** The page's verdict on `lesson` (a draft's by the editor's module, which plays drafts):
+ *  null if it accepts it, else its LessonError (any other exception fails the test). */
 function pageFault(lesson, file = 'lesson.json') {
   try {
-    validateLesson(lesson, file, PANELS);
+    validateAny(lesson, file, PANELS, { validateLesson, LessonError });
     return null;
   } catch (error) {
     assert.ok(error instanceof LessonError, `not a LessonError: ${error?.stack ?? error}`);

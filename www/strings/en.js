@@ -420,6 +420,7 @@ export default {
   'lesson.problem.not-text': 'needs a text in English (en) or Chinese (zh), not blank',
   'lesson.problem.no-steps': 'must be a non-empty list of steps',
   'lesson.problem.not-mathml': 'must be MathML starting with <math',
+  'lesson.problem.not-tex': 'must be TeX (a string)',
   'lesson.problem.missing': 'is missing',
   'lesson.problem.no-panel': 'must name a known panel (panel=…)',
   'lesson.problem.bad-action': 'must be an object with any of "points": [[x, t], …], "steps": n and "highlight": m (n, m whole numbers ≥ 0)',

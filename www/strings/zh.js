@@ -419,6 +419,7 @@ export default {
   'lesson.problem.not-text': '需要英文（en）或中文（zh）文本，不能都为空',
   'lesson.problem.no-steps': '必须是非空的步骤列表',
   'lesson.problem.not-mathml': '必须是以 <math 开头的 MathML',
+  'lesson.problem.not-tex': '必须是 TeX（字符串）',
   'lesson.problem.missing': '缺失',
   'lesson.problem.no-panel': '必须指定已有的面板（panel=…）',
   'lesson.problem.bad-action': '必须是对象，包含 "points": [[x, t], …]、"steps": n、"highlight": m 中的任意几项（n、m 为不小于 0 的整数）',
