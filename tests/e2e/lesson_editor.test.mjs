@@ -685,6 +685,39 @@ describe('equations in TeX', () => {
   });
 });
 
+describe('equations on the page', () => {
+  test('the piecewise αᵢ of the fast RVM, on the page and on stage: in the equations\' font, its brace over both cases, its fraction not squashed', async () => {
+    for (const [query, viewport] of [['?lesson=fast-rvm&step=5', { width: 1100, height: 800 }], ['?lesson=fast-rvm&step=5&stage=1', { width: 1280, height: 720 }]]) {
+      const page = await open(env, query, { viewport });
+      await page.evaluate(() => document.fonts.ready);
+      const laid = await page.evaluate(() => {
+        const box = document.querySelector('#lesson-math');
+        const brace = [...box.querySelectorAll('mo')].find((mo) => mo.textContent === '{');
+        const table = box.querySelector('mtable');
+        const [numerator] = box.querySelector('mfrac').children;
+        const alpha = box.querySelector('msub > mi');
+        const face = [...document.fonts].find((font) => font.family.replace(/"/g, '') === 'RVM Lab Math');
+        return {
+          brace: brace.getBoundingClientRect().height,
+          table: table.getBoundingClientRect().height,
+          numerator: parseFloat(getComputedStyle(numerator.firstElementChild).fontSize),
+          base: parseFloat(getComputedStyle(alpha).fontSize),
+          font: face?.status,
+          family: getComputedStyle(table).fontFamily,
+        };
+      });
+      assert.equal(laid.font, 'loaded', query);
+      assert.match(laid.family, /^"RVM Lab Math"/, query);
+      assert.ok(laid.brace >= 0.9 * laid.table && laid.table > 2 * laid.base, `${query}: ${JSON.stringify(laid)}`);
+      // Displayed cases (dcases): the fraction's numerator at the equation's size, not a script's.
+      assert.equal(laid.numerator, laid.base, `${query}: ${JSON.stringify(laid)}`);
+      assert.ok(page.requests.some((url) => url.endsWith('/fonts/lab-math.woff2')), query);
+      assert.deepEqual(page.consoleErrors, [], query);
+      await page.context().close();
+    }
+  });
+});
+
 describe('drafts', () => {
   test('an unfinished lesson is saved as a draft, accepted by the schema and the page, and plays saying what it still needs', async () => {
     const page = await open(env, '?panel=sparsity');
