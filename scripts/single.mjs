@@ -8,17 +8,19 @@
 // (scripts/build.sh runs it once the module, boot.min.js and style.min.css are built.)
 //
 // It is index.html with everything it loads inside it:
-// - the stylesheet, the lesson editor's with it, in a <style>;
+// - the stylesheet, the lesson editor's with it, in a <style>, the equations' font inside it;
 // - the start-up guard (boot.js) and the page's modules as two classic scripts: the page
 //   bundled by esbuild as one IIFE with offline.js in assets.js's place, so it has no module
 //   script, no dynamic import and fetches nothing;
 // - both languages' strings, every panel's own words and every lesson (their texts, read by
-//   offline.js from `rvm-lab:parts`, a module this script writes), and the lesson editor;
+//   offline.js from `rvm-lab:parts`, a module this script writes), and the lesson editor with
+//   its TeX converter;
 // - the solver's SIMD build, gzipped by zopfli and held by esbuild's binary loader (base64),
 //   which the browser inflates with DecompressionStream as it compiles it; the formula
 //   module (the parser of typed basis functions) likewise, with its glue in the script.
 // The file carries its own Content-Security-Policy: nothing but its two scripts (by their
-// hashes), its style and WebAssembly may run, and it may load nothing (`default-src 'none'`).
+// hashes), its style and WebAssembly may run, and it may load nothing (`default-src 'none'`)
+// but the equations' font from its own style (`font-src data:`).
 //
 // Prints one line: the file's size raw and gzipped.
 
@@ -72,13 +74,22 @@ export const FORMULA_GZIP = formula;
 }
 
 /** esbuild's plugin for the single file: offline.js in assets.js's place, `rvm-lab:parts`
- *  written above, and the solver module gzipped (zopfli) before it is inlined. */
+ *  written above, the editor's TeX converter imported from the file's own script (where
+ *  tex-module.js loads its bundle), and the solver module gzipped (zopfli) before it is
+ *  inlined. */
 const single = {
   name: 'rvm-lab-single',
   setup(on) {
     on.onResolve({ filter: /^\.\/assets\.js$/ }, () => ({ path: join(WWW, 'offline.js') }));
+    // The editor's TeX converter inside the file too (tex-module.js loads tex.min.js).
+    on.onResolve({ filter: /^\.\/tex-module\.js$/ }, () => ({ path: 'tex-module', namespace: 'rvm-lab' }));
     on.onResolve({ filter: /^rvm-lab:parts$/ }, () => ({ path: 'parts', namespace: 'rvm-lab' }));
-    on.onLoad({ filter: /.*/, namespace: 'rvm-lab' }, async () => ({ contents: await partsModule(), resolveDir: WWW, loader: 'js' }));
+    on.onLoad({ filter: /^parts$/, namespace: 'rvm-lab' }, async () => ({ contents: await partsModule(), resolveDir: WWW, loader: 'js' }));
+    on.onLoad({ filter: /^tex-module$/, namespace: 'rvm-lab' }, () => ({
+      contents: "export const texModule = () => import('./tex.js');",
+      resolveDir: WWW,
+      loader: 'js',
+    }));
     on.onLoad({ filter: /\.wasm$/ }, async ({ path }) => {
       const gzip = ENCODINGS.find(({ name }) => name === 'gzip');
       return { contents: await gzip.encode(await readFile(path)), loader: 'binary' };
@@ -112,17 +123,26 @@ function inline(code, tag) {
 
 const sha256 = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
-function replaceOnce(html, from, to) {
-  if (html.split(from).length !== 2) throw new Error(`index.html should hold exactly one ${from}`);
-  return html.replace(from, () => to);
+/** `text` with its one `from` replaced by `to` (index.html's, or the stylesheet's). */
+function replaceOnce(text, from, to) {
+  if (text.split(from).length !== 2) throw new Error(`index.html and the stylesheet should hold exactly one ${from}`);
+  return text.replace(from, () => to);
+}
+
+/** The page's style and the lesson editor's (which the file holds inside, offline.js), with
+ *  the equations' font (fonts/lab-math.woff2, 81 KB) inside it as a data: URL: the browser
+ *  decodes it only when it first shows an equation, as it downloads it on a served page. */
+async function styleSheet() {
+  const parts = await Promise.all(['style.min.css', 'editor.min.css'].map((name) => readFile(join(WWW, name), 'utf8')));
+  const font = (await readFile(join(WWW, 'fonts', 'lab-math.woff2'))).toString('base64');
+  return replaceOnce(parts.join(''), 'url(fonts/lab-math.woff2)', `url(data:font/woff2;base64,${font})`);
 }
 
 const [page, boot, css, html] = await Promise.all([
   pageScript(),
   // The start-up guard without the English words of the shell, which the file holds anyway.
   bootScript(),
-  // The page's style and the lesson editor's (which the file holds inside, offline.js).
-  Promise.all(['style.min.css', 'editor.min.css'].map((name) => readFile(join(WWW, name), 'utf8'))).then((parts) => parts.join('')),
+  styleSheet(),
   readFile(join(WWW, 'index.html'), 'utf8'),
 ]);
 const scripts = [inline(boot, 'script'), inline(page, 'script')];
@@ -132,6 +152,7 @@ const policy = [
   `script-src ${scripts.map(sha256).join(' ')} 'wasm-unsafe-eval'`,
   `style-src ${sha256(style)}`,
   'img-src data: blob:',
+  'font-src data:',
   "base-uri 'none'",
 ].join('; ');
 let file = replaceOnce(html, '<html lang="en" class="no-js">', '<html lang="en" class="no-js" data-build="single">');

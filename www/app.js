@@ -24,7 +24,7 @@ import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from '
 import { hearHost, wireHost } from './host.js';
 import { editorModule } from './assets.js';
 import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
-import { closeLesson, fillLessonMenu, lessonFault, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
+import { closeLesson, fillLessonMenu, lessonFault, mathNodes, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
 import { asksForFormula, formulaLoaded, loadFormula, loadFormulaWords } from './formula.js';
 import { encodeFragment } from './link.js';
 import { notify, renderNotices } from './notices.js';
@@ -146,10 +146,12 @@ async function openPanel(name, pairs) {
 }
 
 /** What the lesson editor (editor.js, a bundle of its own with no module state of the page)
- *  may use of the page: given when it opens, never imported again. */
+ *  may use of the page: given when it opens, never imported again. (`Lab` opens a panel at
+ *  its defaults, to say how a step's view differs from them; `mathNodes` shows an equation as
+ *  readers see it.) */
 const editorApi = () => ({
   state, t, notify, download, viewPairs, playLesson, closeLesson, lessonFault, lessonJson, validateLesson, LessonError,
-  encodeFragment, panels: panelNames(),
+  encodeFragment, panels: panelNames(), Lab, mathNodes,
 });
 
 /**

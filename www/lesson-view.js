@@ -38,11 +38,13 @@ export function wireLessons(open) {
   });
 }
 
-/** The arguments of `lesson.invalid` for `error`: a LessonError's file, step, field and problem
- *  in the reader's language; anything else, `problem` of the lesson in `file`. */
+/** The words saying what is wrong with a lesson, `[key, args]` as `t` and a notice take them,
+ *  for `error`: a LessonError's file, step (numbered from 1, as the editor numbers them) and
+ *  field — or, for the lesson itself, its title, its steps or the file (`lesson.invalid.*`) —
+ *  and its problem in the reader's language; anything else, `problem` of the lesson in `file`. */
 export function lessonFault(error, file, problem) {
   const fault = error instanceof LessonError ? error : new LessonError(file, 0, 'lesson', problem);
-  return { ...fault, problem: t(`lesson.problem.${fault.problem}`) };
+  return [fault.step ? 'lesson.invalid' : `lesson.invalid.${fault.field}`, { ...fault, problem: t(`lesson.problem.${fault.problem}`) }];
 }
 
 /** Opens lesson `id` at step `index` (0-based; `asked` is the step as the URL gave it); a
@@ -53,7 +55,7 @@ export async function openLesson(id, index, asked = String(index + 1)) {
   try {
     data = await loadLesson(id, panelNames());
   } catch (error) {
-    notify({ text: ['lesson.invalid', lessonFault(error, `lessons/${id}.json`, 'not-found')] });
+    notify({ text: lessonFault(error, `lessons/${id}.json`, 'not-found') });
     return;
   }
   state.lesson = { id, data, index: 0 };
@@ -155,9 +157,9 @@ export function renderLesson() {
 /**
  * The MathML of a lesson step as nodes to show: parsed in an inert document, with anything
  * that is not MathML (an <img>, a <script>) and every event handler or link left out, so a
- * lesson file can only ever show an equation.
+ * lesson file can only ever show an equation. (The editor shows its equations with it too.)
  */
-function mathNodes(markup) {
+export function mathNodes(markup) {
   const MATHML = 'http://www.w3.org/1998/Math/MathML';
   // Event-handler attributes are renamed in the tags before the markup is parsed: even in an
   // inert document, parsing one makes the browser report it against the page's

@@ -1,19 +1,22 @@
 // Lessons as data: a lesson is a JSON file under lessons/ — a title and a list of steps,
-// each with a title and a short text in English and 中文, the equation it applies (MathML),
+// each with a title and a short text in English and 中文, the equation it applies (MathML,
+// made from its TeX beside it, `tex`, which the page does not read: tex.js),
 // the panel state it sets (a URL query, as in the address bar) and optionally an action:
 // `{"points": [[x, t], …], "highlight": m, "steps": n}`, any of the three — add these data
 // points, highlight basis function φₘ, run the panel's animation n steps further — which
 // the panel applies in that order (`Lab.applyAction`, the core's `app::lesson`). An
 // instructor writes one without touching code; a malformed file is refused with the step
-// and field named.
+// and field named. (A draft, a lesson saved unfinished, reaches the page only through the
+// lesson editor's module, which checks it: lesson-draft.js.)
 
 import { lessonText } from './assets.js';
 
 /** Languages every text of a lesson must have. */
 const LESSON_LANGUAGES = ['en', 'zh'];
 
-/** A lesson file that is not well formed: which file, which step (1-based; 0 for the
- *  lesson itself), which field, and what is wrong (a `lesson.problem.*` key). */
+/** A lesson file that is not well formed: which file, which step (1-based, as the editor
+ *  numbers them; 0 for the lesson itself: its title, its steps, the file), which field, and
+ *  what is wrong (a `lesson.problem.*` key). */
 export class LessonError extends Error {
   constructor(file, step, field, problem) {
     super(`${file}, step ${step}: ${field} ${problem}`);

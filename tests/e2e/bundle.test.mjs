@@ -35,7 +35,7 @@ after(async () => {
 test('the zip is named by Cargo.toml’s version and holds the site at its root, and no build leftovers', async () => {
   assert.match(await version(), /^\d+\.\d+\.\d+/);
   const names = Object.keys(files);
-  for (const name of ['index.html', 'rvm-lab.html', 'lecturers.html', 'deck.html', 'embed.html', 'embed.js', 'embed.global.js', 'app.min.js', 'boot.min.js', 'editor.min.js', 'editor.min.css', 'lessons/index.json', 'strings/zh.js']) {
+  for (const name of ['index.html', 'rvm-lab.html', 'lecturers.html', 'deck.html', 'embed.html', 'embed.js', 'embed.global.js', 'app.min.js', 'boot.min.js', 'editor.min.js', 'editor.min.css', 'tex.min.js', 'fonts/lab-math.woff2', 'fonts/LICENSE.txt', 'lessons/index.json', 'strings/zh.js']) {
     assert.ok(names.includes(name), `${name} is missing`);
   }
   assert.ok(names.some((name) => /^pkg\/rvm_lab_simd_bg\.wasm$/.test(name)));
@@ -58,6 +58,12 @@ test('unpacked and served from a sub-path: a panel, a lesson and the deck', asyn
   await panel.context().close();
   const lesson = await open(env, '?lesson=evidence&step=2');
   assert.match(await lesson.textContent('#lesson-counter'), /^step 2 of /);
+  // Its equation in the equations' font, from the zip (the page's first load does not ask for it).
+  assert.ok(!panel.requests.some((url) => url.includes('lab-math')), 'a panel without an equation loads no font');
+  await lesson.evaluate(() => document.fonts.ready);
+  assert.deepEqual(lesson.requests.filter((url) => url.includes('lab-math')), [`${env.url}fonts/lab-math.woff2`]);
+  assert.equal(await lesson.evaluate(() => [...document.fonts].find((font) => font.family.replace(/"/g, '') === 'RVM Lab Math')?.status), 'loaded');
+  assert.deepEqual(lesson.consoleErrors, []);
   await lesson.context().close();
   const deck = await env.browser.newPage();
   await deck.goto(`${env.url}deck.html#/1`);

@@ -92,7 +92,7 @@ test('embed.html, the deck, the page for lecturers and the single file', async (
   }
 });
 
-test('the lesson editor, served (its own bundle and stylesheet) and in the single file: open, a view added, previewed, a lesson link played', async () => {
+test('the lesson editor, served (its own bundle and stylesheet) and in the single file: open, a view added, an equation typed in TeX, previewed, a lesson link played', async () => {
   const useEditor = async () => {
     document.querySelector('#editor-open').click();
     for (let i = 0; i < 200 && !document.querySelector('#editor:not([hidden]) [data-do="add"]'); i += 1) await new Promise((done) => setTimeout(done, 25));
@@ -105,6 +105,11 @@ test('the lesson editor, served (its own bundle and stylesheet) and in the singl
     type('#editor [data-field="title.en"]:not([data-i])', 'Policy');
     type('#editor [data-field="title.en"][data-i="0"]', 'One');
     type('#editor [data-field="text.en"][data-i="0"]', 'Text.');
+    // An equation in TeX (cases, an accent, a colour: what Temml would style), shown as typed
+    // once the converter is in, and played.
+    for (let i = 0; i < 400 && document.querySelector('#editor').dataset.tex !== 'ready'; i += 1) await new Promise((done) => setTimeout(done, 25));
+    type('#editor [data-field="tex"][data-i="0"]', '\\hat{\\alpha} = \\begin{cases} \\color{red}{1} & x > 0 \\\\ 0 & x \\le 0 \\end{cases}');
+    if (!document.querySelector('#editor [data-math="0"] mtable')) throw new Error('the TeX was not shown');
     document.querySelector('#editor [data-do="preview"]').click();
     for (let i = 0; i < 200 && document.querySelector('#lesson').hidden; i += 1) await new Promise((done) => setTimeout(done, 25));
     if (document.querySelector('#lesson').hidden) throw new Error('the preview did not play');

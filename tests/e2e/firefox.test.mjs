@@ -7,7 +7,9 @@
 // which opens it), embed.html from disk (its frames opening the single file, each as tall as
 // its panel), the served page in a frame sandboxed without allow-same-origin from a plain
 // static server, and the single file as a sandboxed srcdoc.
-// The lesson editor: two views recorded and a valid lesson saved.
+// The lesson editor: two views recorded (the lesson restored after a navigation), an equation
+// typed in TeX, and a valid lesson saved; a lesson's equation in the equations' font, its
+// brace stretched over its cases.
 
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +19,7 @@ import puppeteer from 'puppeteer-core';
 import zh from '../../www/strings/zh.js';
 import { serve } from '../../scripts/serve.mjs';
 import { validateLesson } from '../../www/lesson.js';
+import { texToMathml } from '../../www/tex.js';
 import { panelNames } from './browser.mjs';
 import { drawnIn, putFrame } from './frames.mjs';
 
@@ -64,7 +67,7 @@ async function settled(page) {
 const draws = (page) => page.$eval('#chart', (c) => Number(c.dataset.draws ?? 0));
 
 describe('Firefox', () => {
-  test('the lesson editor: opened, two views added, a valid lesson saved', async () => {
+  test('the lesson editor: opened, two views added, an equation typed in TeX, a valid lesson saved', async () => {
     const field = (name, i) => `#editor [data-field="${name}"]${i === undefined ? ':not([data-i])' : `[data-i="${i}"]`}`;
     /** Opens the editor on `query`'s view and adds it (the lesson in the making is kept for the
      *  tab), its English title `title`. */
@@ -79,14 +82,20 @@ describe('Firefox', () => {
       return page;
     };
     const first = await addView('?panel=sparsity', 0, 'Sparse');
-    // The second view in the same tab: the editor keeps its lesson across the navigation.
+    // The second view in the same tab: the browser keeps the lesson across the navigation, and
+    // the editor offers it back.
     await first.goto(`${url}?panel=basis&M=7`);
     await first.waitForSelector('body[data-ready="1"]', { timeout: 30000 });
     await first.click('#editor-open');
-    await first.waitForSelector('#editor:not([hidden])');
+    await first.waitForSelector('#editor[data-tex="ready"] #editor-offer:not([hidden])');
+    await first.click('#editor [data-do="restore"]');
     await first.click('#editor [data-do="add"]');
     await first.type(field('title.en', 1), 'Basis');
     await first.type(field('text.en', 1), 'Seven functions.');
+    // TeX typed: its MathML shown as typed, as Temml makes it.
+    const tex = 'y = \\frac{1}{1 + e^{-a}}';
+    await first.type(field('tex', 1), tex);
+    await first.waitForFunction((markup) => document.querySelector('#editor [data-math="1"]').innerHTML === markup, {}, texToMathml(tex));
     // The file the download link holds, as the page makes it (WebDriver BiDi gives no download
     // event here; the page's policy lets no fetch read a blob: URL).
     await first.evaluate(() => {
@@ -109,11 +118,28 @@ describe('Firefox', () => {
     assert.deepEqual(lesson.steps.map((step) => step.title.en), ['Sparse', 'Basis']);
     assert.deepEqual(lesson.steps.map((step) => new URLSearchParams(step.state).get('panel')), ['sparsity', 'basis']);
     assert.equal(new URLSearchParams(lesson.steps[1].state).get('M'), '7');
+    assert.deepEqual([lesson.steps[1].tex, lesson.steps[1].math], [tex, texToMathml(tex)]);
     const checked = validateLesson(lesson, name, await panelNames());
     assert.equal(checked.steps.length, 2);
     assert.equal(await first.$eval('#editor-error', (p) => p.textContent), '');
     assert.deepEqual(first.consoleErrors, []);
     await first.close();
+  });
+
+  test('a lesson\'s equation is set in the equations\' font, the piecewise αᵢ\'s brace spanning both cases', async () => {
+    const page = await open('?lesson=fast-rvm&step=5');
+    await page.evaluate(() => document.fonts.ready);
+    const laid = await page.evaluate(() => {
+      const brace = [...document.querySelectorAll('#lesson-math mo')].find((mo) => mo.textContent === '{');
+      const table = document.querySelector('#lesson-math mtable');
+      const font = [...document.fonts].find((face) => face.family.replace(/"/g, '') === 'RVM Lab Math');
+      return { brace: brace.getBoundingClientRect().height, table: table.getBoundingClientRect().height, font: font?.status, family: getComputedStyle(table).fontFamily };
+    });
+    assert.equal(laid.font, 'loaded');
+    assert.match(laid.family, /RVM Lab Math/);
+    assert.ok(laid.brace >= 0.9 * laid.table && laid.table > 40, JSON.stringify(laid));
+    assert.deepEqual(page.consoleErrors, []);
+    await page.close();
   });
 
   test('every panel draws, with no console error', async () => {

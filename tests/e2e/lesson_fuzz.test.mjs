@@ -1,7 +1,7 @@
 // The lesson-file validator, fuzzed (issue 18, item 2): every built-in lesson validates and
 // reads back to itself through JSON, and thousands of lessons mutated from the real ones
 // (fields deleted or replaced by wrong types, nulls, arrays, huge numbers, NaN-like
-// strings, markup, empty steps, unknown panels, bad actions) either validate — and then
+// strings, markup, empty steps, unknown panels, bad actions, drafts) either validate — and then
 // round-trip the same way — or are refused with a LessonError naming the file, the step
 // and the field, never another exception. No browser and no wasm: run it with
 // `node --test tests/e2e/lesson_fuzz.test.mjs`. A small seeded generator makes every run
@@ -9,16 +9,20 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LessonError, validateLesson } from '../../www/lesson.js';
+import { LessonError, validateLesson as validatePage } from '../../www/lesson.js';
+import { validateAny } from '../../www/lesson-draft.js';
 import { seeded } from './seeded.mjs';
 import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
+
+/** The validator, as the page and (for a draft) the editor's module check a lesson. */
+const validateLesson = (lesson, file, panels) => validateAny(lesson, file, panels, { validateLesson: validatePage, LessonError });
 
 const SEED = Number(process.env.LESSON_FUZZ_SEED ?? 20261806);
 const CASES = Number(process.env.LESSON_FUZZ_CASES ?? 2000);
 
 /** The fields and problems a LessonError may name (www/lesson.js). */
-const FIELDS = ['lesson', 'title', 'steps', 'step', 'text', 'math', 'state', 'action'];
-const PROBLEMS = ['not-object', 'not-text', 'no-steps', 'not-mathml', 'missing', 'no-panel', 'bad-action'];
+const FIELDS = ['lesson', 'title', 'steps', 'step', 'text', 'tex', 'math', 'state', 'action'];
+const PROBLEMS = ['not-object', 'not-text', 'no-steps', 'not-tex', 'not-mathml', 'missing', 'no-panel', 'bad-action'];
 
 /** The value as a lesson file holds it: through JSON text and back. */
 const json = (value) => JSON.parse(JSON.stringify(value));
@@ -65,7 +69,7 @@ function mutate(lesson, random) {
   if (path.length === 0) return random() < 0.5 ? hostile() : lesson;
   const parent = path.slice(0, -1).reduce((node, key) => node[key], lesson);
   const key = path[path.length - 1];
-  const op = pick(['delete', 'replace', 'replace', 'wrap', 'state', 'action', 'steps', 'add']);
+  const op = pick(['delete', 'replace', 'replace', 'wrap', 'state', 'action', 'steps', 'add', 'draft']);
   if (op === 'delete') {
     if (Array.isArray(parent)) parent.splice(Number(key), 1);
     else delete parent[key];
@@ -82,9 +86,12 @@ function mutate(lesson, random) {
   } else if (op === 'steps') {
     const steps = Array.isArray(lesson.steps) ? lesson.steps : [];
     put(lesson, 'steps', structuredClone(pick([[], [{}], [null], [...steps].reverse(), [steps[0], steps[0]], steps.slice(1)])));
+  } else if (op === 'draft' && lesson !== null && typeof lesson === 'object' && !Array.isArray(lesson)) {
+    // A draft, where texts may be blank or left out, or a value that does not make one.
+    put(lesson, 'draft', pick([true, true, false, 'true', 1, null, undefined]));
   } else if (parent !== null && typeof parent === 'object' && !Array.isArray(parent)) {
-    // An unknown key on an object (JSON gives an array no keys but its indices).
-    put(parent, pick(['extra', '__proto__', 'constructor', 'pairs', 'panel']), hostile());
+    // An unknown key on an object (JSON gives an array no keys but its indices), or TeX.
+    put(parent, pick(['extra', '__proto__', 'constructor', 'pairs', 'panel', 'tex']), hostile());
   }
   return lesson;
 }

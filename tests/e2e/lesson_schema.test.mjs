@@ -1,6 +1,7 @@
 // The lesson schema (issue 34, item 4): www/lessons/lesson.schema.json (JSON Schema draft
 // 2020-12) lets an editor check a lesson as it is written, so it must accept exactly what
-// the page's validator (www/lesson.js) accepts. A real validator (ajv, pinned in
+// the page's validator (www/lesson.js) accepts, and for a draft what the editor's checks of
+// drafts (www/lesson-draft.js) accept. A real validator (ajv, pinned in
 // package.json) checks that every built-in lesson declares the schema and validates; that
 // each lesson of the broken corpus (tests/fixtures/lessons/broken/) is refused by the schema
 // and by the page, at the step the page names; that the valid variants
@@ -13,6 +14,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { LessonError, validateLesson } from '../../www/lesson.js';
+import { validateAny } from '../../www/lesson-draft.js';
 import { seeded } from './seeded.mjs';
 import { LESSONS, PANELS, mutatedLessons } from './sources.mjs';
 
@@ -73,6 +75,14 @@ const BROKEN = {
   'lock-key-a-number': [1, 'lock', 'not-keys'],
   'hide-key-twice': [1, 'hide', 'not-keys'],
   'hide-key-not-a-word': [1, 'hide', 'not-keys'],
+  'tex-a-number': [1, 'tex', 'not-tex'],
+  // A draft may leave texts blank or out, nothing else: its title is still a text, its steps a
+  // list with states; and only `"draft": true` makes one.
+  'draft-title-a-string': [0, 'title', 'not-text'],
+  'draft-text-a-number': [2, 'text', 'not-text'],
+  'draft-no-steps': [0, 'steps', 'no-steps'],
+  'draft-state-missing': [1, 'state', 'missing'],
+  'draft-a-string': [2, 'title', 'not-text'],
 };
 
 /** The names (without .json) of the lesson files in tests/fixtures/lessons/`kind`/. */
@@ -82,11 +92,11 @@ const fixtures = (kind) =>
     .map((file) => file.slice(0, -'.json'.length))
     .sort();
 
-/** The page's verdict on `lesson`: null if it accepts it, else its LessonError (any other
- *  exception fails the test). */
+/** The page's verdict on `lesson` (a draft's by the editor's module, which plays drafts):
+ *  null if it accepts it, else its LessonError (any other exception fails the test). */
 function pageFault(lesson, file = 'lesson.json') {
   try {
-    validateLesson(lesson, file, PANELS);
+    validateAny(lesson, file, PANELS, { validateLesson, LessonError });
     return null;
   } catch (error) {
     assert.ok(error instanceof LessonError, `not a LessonError: ${error?.stack ?? error}`);
@@ -154,8 +164,9 @@ test('each lesson of the broken corpus is refused by the schema and by the page,
     const errors = schemaErrors(lesson);
     assert.ok(errors.length > 0, `the schema accepts ${name}`);
     // The schema finds the fault where the page does: inside the step it names, or (for the
-    // lesson itself) in no step.
-    for (const { instancePath } of errors) {
+    // lesson itself) in no step. (Its `if` at the root, a draft or a finished lesson, says only
+    // that the branch failed, beside the branch's own errors.)
+    for (const { instancePath } of errors.filter(({ keyword }) => keyword !== 'if')) {
       if (step > 0) assert.ok(instancePath.startsWith(`/steps/${step - 1}`), `${name}: ${instancePath}`);
       else assert.ok(!/^\/steps\/\d/.test(instancePath), `${name}: ${instancePath}`);
     }
@@ -165,6 +176,7 @@ test('each lesson of the broken corpus is refused by the schema and by the page,
 test('the valid variants are accepted by the schema and by the page', () => {
   const names = fixtures('valid');
   assert.ok(names.length >= 5, names.join());
+  assert.ok(names.filter((name) => name.startsWith('draft-')).length >= 3, names.join());
   for (const name of names) {
     const lesson = read(`../fixtures/lessons/valid/${name}.json`);
     assert.deepEqual(schemaErrors(lesson), [], name);
@@ -204,6 +216,7 @@ const HOSTILE = [
   { en: 'x' }, { en: 'x', zh: '乙' }, { en: ' ', zh: '乙' }, { en: 1, zh: 2 }, { fr: 'x' }, { points: [[0.1, 0.2]] },
   { steps: 3 }, { steps: -1 }, { steps: 2.5 }, { steps: '3' }, { highlight: null }, { highlight: 2 },
   { play: true }, { points: [[0.1, 0.2]], steps: 1, highlight: 2 }, { points: null },
+  '\\frac{a}{b}', { en: '', zh: '' }, {},
 ];
 
 /** Every path (list of keys) into `value`, the root's included. */
@@ -240,7 +253,7 @@ function mutate(lesson, random) {
   if (path.length === 0) return random() < 0.2 ? value() : lesson;
   const parent = path.slice(0, -1).reduce((node, key) => node[key], lesson);
   const key = path[path.length - 1];
-  const op = pick(['delete', 'replace', 'replace', 'wrap', 'add', 'action', 'action', 'state']);
+  const op = pick(['delete', 'replace', 'replace', 'wrap', 'add', 'action', 'action', 'state', 'draft']);
   const steps = Array.isArray(lesson?.steps) ? lesson.steps.filter((step) => step !== null && typeof step === 'object') : [];
   if (op === 'delete') {
     if (Array.isArray(parent)) parent.splice(Number(key), 1);
@@ -254,8 +267,11 @@ function mutate(lesson, random) {
   } else if (op === 'state' && steps.length > 0) {
     const pairs = ['panel=basis', 'panel=nope', 'N=3', 'pan%65l=sparsity', 'panel=', 'panel=%66ast-rvm', 'PANEL=basis'];
     pick(steps).state = `${pick(['', '?', '&'])}${Array.from({ length: Math.floor(random() * 3) }, () => pick(pairs)).join('&')}`;
+  } else if (op === 'draft' && lesson !== null && typeof lesson === 'object' && !Array.isArray(lesson)) {
+    // A draft, or almost one: texts blank or left out are then no fault.
+    lesson.draft = pick([true, true, true, false, 'true', 1, null]);
   } else if (op === 'add' && !Array.isArray(parent)) {
-    const keys = ['extra', '$schema', 'maths', 'panel', 'play', 'action', 'math', 'state', 'steps', 'highlight', 'points', 'zh', 'en'];
+    const keys = ['extra', '$schema', 'maths', 'panel', 'play', 'action', 'math', 'tex', 'state', 'steps', 'highlight', 'points', 'zh', 'en', 'draft'];
     parent[pick(keys)] = value();
   }
   return lesson;
