@@ -116,7 +116,7 @@ fn both_csv_exports_end_with_the_state_that_opens_the_panel_again() {
     for name in panels_with_a_formula() {
         let panel = with_formula(name);
         let results = results_csv(panel.as_ref(), false);
-        let plotted = plotted_data_csv(panel.as_ref(), false);
+        let plotted = plotted_data_csv(panel.as_ref());
         let state = state_section(&results);
         assert_eq!(state, state_section(&plotted), "{name}: both exports carry one state");
         assert_eq!(state[0], ("panel".to_owned(), name.to_owned()));
@@ -128,7 +128,7 @@ fn both_csv_exports_end_with_the_state_that_opens_the_panel_again() {
         let notices = again.apply_query(&state[1..]);
         assert!(notices.is_empty(), "{name}: {notices:?}");
         assert_eq!(timeless(&results_csv(again.as_ref(), false)), timeless(&results), "{name}");
-        assert_eq!(plotted_data_csv(again.as_ref(), false), plotted, "{name}");
+        assert_eq!(plotted_data_csv(again.as_ref()), plotted, "{name}");
     }
 }
 

@@ -24,7 +24,7 @@ import { KNOWN_PANELS, LANGUAGES, STRINGS, loadLanguage, loadPanelWords } from '
 import { hearHost, wireHost } from './host.js';
 import { editorModule } from './assets.js';
 import { LessonError, lessonJson, loadLesson, shownStep, validateLesson } from './lesson.js';
-import { closeLesson, fillLessonMenu, lessonFault, mathNodes, openLesson, playLesson, renderLesson, wireLessons } from './lesson-view.js';
+import { closeLesson, fillLessonMenu, lessonFault, mathNodes, openLesson, playLesson, renderLesson, showTruth, wireLessons } from './lesson-view.js';
 import { asksForFormula, formulaLoaded, loadFormula, loadFormulaWords } from './formula.js';
 import { encodeFragment } from './link.js';
 import { notify, renderNotices } from './notices.js';
@@ -114,7 +114,7 @@ async function openPanel(name, pairs) {
   // On stage the charts are drawn in the projector look (`palette::Look`); a lesson's step
   // may hide the curve that generated the data.
   call(() => state.lab.setProjector(state.stage));
-  call(() => state.lab.showTruth(!state.hiddenKeys.has('truth')));
+  showTruth();
   $('#panel-select').value = name;
   state.notices.push(...notices.map((error) => ({ error })));
   state.description = call(() => state.lab.describe());

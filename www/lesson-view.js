@@ -108,6 +108,14 @@ function applyAction({ points, steps, highlight }, index) {
   startWork();
 }
 
+/** Shows the curve that generated the data, or (a step's `hide: ["truth"]`) leaves it out of
+ *  the chart, with the chart's data table and its export, which would show it. */
+export function showTruth() {
+  const shown = !state.hiddenKeys.has('truth');
+  call(() => state.lab.showTruth(shown));
+  $('#plotted').hidden = $('#export-plotted').hidden = !shown;
+}
+
 /** A notice for each key step `index` fixes or hides that its panel has no control for. */
 function unknownKeys(step, index) {
   const keys = new Set(['truth', ...state.description.params.map(({ key }) => key)]);
@@ -123,7 +131,7 @@ export function closeLesson() {
   state.lockedKeys = new Set();
   state.hiddenKeys = new Set();
   if (state.lab && !state.dead) {
-    call(() => state.lab.showTruth(true));
+    showTruth();
     syncControls();
     show();
   }

@@ -1,25 +1,18 @@
 // The chart's numbers as tables (Rust's `plotted()`: the curves at their grid points, the
 // data, a surface or a class map on a coarse grid): the "data table" view under the chart,
-// for a screen reader or to read a value off exactly, and "Save plotted data as CSV".
+// for a screen reader or to read a value off exactly (built by share.js, loaded when the view
+// is first opened), and "Save plotted data as CSV".
 
 import { $, state, t } from './state.js';
-import { buildTable, formatNumber } from './tables.js';
+import { withShare } from './url.js';
 import { call } from './wasm.js';
 
 /** While playing, the open view is rebuilt at most this often (its tables can be long). */
 const PLAYING_MS = 2000;
 let builtAt = -Infinity;
 
-/** A heading `{key, number}` in the reader's language: a family's member through its
- *  `<key>.n` template (φ3(x)), or else the words and the number. */
-function headingText({ key, number }) {
-  if (number === undefined) return t(key);
-  const template = `${key}.n`;
-  const text = t(template, { n: number });
-  return text === template ? `${t(key)} ${number}` : text;
-}
-
-/** Rebuilds the view's tables from the panel, if the view is open. */
+/** Rebuilds the view's tables from the panel, if the view is open (share.js builds them: the
+ *  view is loaded when first opened). */
 export function renderPlotted() {
   const view = $('#plotted');
   if (!view.open || !state.lab) return;
@@ -32,15 +25,7 @@ export function renderPlotted() {
   } catch {
     return; // The module died: the page says so elsewhere.
   }
-  $('#plotted-tables').replaceChildren(
-    ...tables.map(({ caption, headings, values }) => {
-      const rows = [];
-      for (let i = 0; i < values.length; i += headings.length) {
-        rows.push([...values.subarray(i, i + headings.length)].map(formatNumber));
-      }
-      return buildTable(headingText(caption), headings.map(headingText), rows);
-    }),
-  );
+  withShare((share) => $('#plotted-tables').replaceChildren(...share.plottedTables(tables, t)));
 }
 
 /** Builds the view when it is opened. */

@@ -1,11 +1,12 @@
 // What a lecturer takes out of the lab for another page: the share box's permalink and iframe
 // snippet, with their Copy buttons, and the chart's files: a PNG for a slide, an SVG, its
-// results, plotted data and data as CSV. A bundle of its own (share.min.js), loaded when the
+// results, plotted data and data as CSV; and the chart's data table. A bundle of its own (share.min.js), loaded when the
 // box is first opened or a file first saved (url.js `withShare`): a reader who does neither
 // never carries it. It imports none of the page's
 // modules that hold state (they would be copies with a state of their own): the page hands it
 // what it uses.
 
+import { buildTable, formatNumber } from './tables.js';
 import { nextTask } from './tasks.js';
 
 /** The box's own words, in English and 中文 (the page's strings hold only what shows before
@@ -303,6 +304,26 @@ export async function chartPng({ draw, drawn, width, height, scale, title, legen
   if (!blob) throw new Error('the browser could not encode the picture');
   return withText(new Uint8Array(await blob.arrayBuffer()), texts);
 }
+
+/** A heading `{key, number}` of what a chart plots in words (`t`, the page's): a family's
+ *  member through its `<key>.n` template (φ3(x)), or else the words and the number. */
+function headingText(t, { key, number }) {
+  if (number === undefined) return t(key);
+  const template = `${key}.n`;
+  const text = t(template, { n: number });
+  return text === template ? `${t(key)} ${number}` : text;
+}
+
+/** The chart's data table (plotted.js): `tables` of what it plots (`Lab.plotted()`) as HTML
+ *  tables, in the words of `t`. */
+export const plottedTables = (tables, t) =>
+  tables.map(({ caption, headings, values }) => {
+    const rows = [];
+    for (let i = 0; i < values.length; i += headings.length) {
+      rows.push([...values.subarray(i, i + headings.length)].map(formatNumber));
+    }
+    return buildTable(headingText(t, caption), headings.map((heading) => headingText(t, heading)), rows);
+  });
 
 /** How wide the slide-sized PNG is, in pixels: a 1080p slide's width. */
 const SLIDE_WIDTH = 1920;

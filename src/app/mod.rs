@@ -70,7 +70,7 @@ mod tests {
         let pairs = |list: &[(&str, &str)]| list.iter().map(|&(k, v)| (k.to_owned(), v.to_owned())).collect::<Vec<_>>();
         let finished = |mut panel: Box<dyn PanelModel>| {
             while panel.work(crate::solver::Budget::unlimited()) {}
-            crate::app::panel::plotted_data_csv(&*panel, false)
+            crate::app::panel::plotted_data_csv(&*panel)
         };
         let codes = |notices: &[Notice]| notices.iter().map(|n| (n.key.clone(), n.error.code())).collect::<Vec<_>>();
         for name in names() {

@@ -14,7 +14,7 @@ use plotters::prelude::*;
 
 use super::background::{Detachable, Outcome};
 use super::params::{Notice, ParamSpec};
-use super::plotted::{Heading, Name, Plotted, plotted_csv};
+use super::plotted::{Plotted, plotted_csv};
 use super::replay::Player;
 use super::report::{Message, Report, ensure_shown_finite, with_state};
 use super::settings::{BasisParams, CENTRES_KEY, FRAME_KEY, ParamGroup, PointSink, Settings, formula_sentence};
@@ -859,9 +859,10 @@ pub fn results_csv(panel: &dyn PanelModel, hide_truth: bool) -> String {
 }
 
 /// "Save plotted data as CSV" of `panel`: what its chart plots ([`plotted_csv`]), then the
-/// state; without the generating curve where it is hidden.
-pub fn plotted_data_csv(panel: &dyn PanelModel, hide_truth: bool) -> String {
-    with_state(plotted_csv(&shown_plotted(panel.plotted(), hide_truth)), panel.describe().name, &view_query(panel))
+/// state. (Where the generating curve is hidden, the page offers neither this nor the chart's
+/// data table.)
+pub fn plotted_data_csv(panel: &dyn PanelModel) -> String {
+    with_state(plotted_csv(&panel.plotted()), panel.describe().name, &view_query(panel))
 }
 
 /// `report` as the page shows it: where the generating curve is hidden (a lesson's
@@ -877,20 +878,6 @@ pub fn shown_report(mut report: Report, hide_truth: bool) -> Report {
 /// The readout of the noise that generated the data (the fast-RVM panel's).
 pub const TRUE_NOISE: &str = "true-noise-sd";
 
-/// `tables` as the page shows them: where the generating curve is hidden, without its
-/// tables and columns (the drawing leaves it out too: [`Labels::shows`]).
-pub fn shown_plotted(tables: Vec<Plotted>, hide_truth: bool) -> Vec<Plotted> {
-    if !hide_truth {
-        return tables;
-    }
-    let truth = |heading: &Heading| matches!(heading.name, Name::Series(key) if TRUTH_SERIES.contains(&key));
-    let mut shown = vec![];
-    for mut table in tables.into_iter().filter(|table| !truth(&table.caption)) {
-        table.drop_columns(&truth);
-        shown.push(table);
-    }
-    shown
-}
 
 /// The state as a link holds it ([`PanelModel::query`]) but for what says nothing of the
 /// view: a basis key its family does not use that holds the standard basis's value (the

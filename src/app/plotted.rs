@@ -107,22 +107,6 @@ impl Plotted {
         self.values.chunks(self.headings.len().max(1))
     }
 
-    /// Leaves out the columns whose heading is `dropped`.
-    pub fn drop_columns(&mut self, dropped: &dyn Fn(&Heading) -> bool) {
-        if !self.headings.iter().any(dropped) {
-            return;
-        }
-        let width = self.headings.len();
-        let (headings, values) = (std::mem::take(&mut self.headings), std::mem::take(&mut self.values));
-        for (k, value) in values.into_iter().enumerate() {
-            if !dropped(&headings[k % width]) {
-                self.values.push(value);
-            }
-        }
-        for heading in headings.into_iter().filter(|heading| !dropped(heading)) {
-            self.headings.push(heading);
-        }
-    }
 }
 
 /// A chart that can list what it plots.

@@ -471,13 +471,13 @@ impl Lab {
     /// keys; `number` numbers a member of a family, or is undefined; the values row after
     /// row, one per heading).
     pub fn plotted(&self) -> JsValue {
-        crate::app::panel::shown_plotted(self.panel.plotted(), self.labels.hide_truth).to_js()
+        self.panel.plotted().to_js()
     }
 
     /// The same as CSV text, then the state ([`crate::app::panel::plotted_data_csv`]).
     #[wasm_bindgen(js_name = plottedCsv)]
     pub fn plotted_csv(&self) -> String {
-        crate::app::panel::plotted_data_csv(self.panel.as_ref(), self.labels.hide_truth)
+        crate::app::panel::plotted_data_csv(self.panel.as_ref())
     }
 
     /// Draws for a projector (high-contrast colours, wider lines: [`Look::Projector`]) or,
@@ -503,8 +503,9 @@ impl Lab {
     }
 
     /// Shows the curve that generated the data (`true`, the default) or leaves it out of
-    /// the charts, the legend, the tables and the exports, with the true noise (`false`: a
-    /// lesson's exercise, "find the noise level").
+    /// the charts and the legend, with the true noise from the readouts and the results
+    /// (`false`: a lesson's exercise, "find the noise level"; the page then offers no data
+    /// table of the chart).
     #[wasm_bindgen(js_name = showTruth)]
     pub fn show_truth(&mut self, shown: bool) {
         self.labels.hide_truth = !shown;

@@ -91,8 +91,9 @@ const URL_PAGE = [
   { panel: 'basis', input: `basis=formula&formula=${enc('exp(-abs(x-mu)/sigma)')}`, lang: 'zh' },
   { panel: 'fast-rvm', input: `basis=formula&formula=${enc('1/(x-mu)')}`, lang: 'en' },
   { panel: 'evidence', input: `basis=formula&formula=${enc('(x+1)^1e9*mu')}`, lang: 'zh' },
-  // Too long is refused as the formula key is read: that key keeps its default, the family stays.
-  { panel: 'predictive', input: `basis=formula&formula=${'x'.repeat(300)}`, lang: 'en', keeps: ['basis', 'formula'] },
+  // Too long is refused as the formula key is read: that key keeps its default, the family
+  // stays (and its default formula is in the URL, as with the formula family chosen).
+  { panel: 'predictive', input: `basis=formula&formula=${'x'.repeat(300)}`, lang: 'en', keeps: ['basis', 'formula'], from: 'basis=formula' },
   { panel: 'least-squares', input: `basis=formula&formula=${enc(`${'('.repeat(40)}x*mu${')'.repeat(40)}`)}`, lang: 'zh' },
   { panel: 'regularisation', input: `basis=formula&formula=${enc(MARKUP)}`, lang: 'en' },
   { panel: 'model-comparison', input: 'basis=formula&formula=exp(mu)', lang: 'zh' },
@@ -296,13 +297,14 @@ async function ready(row) {
   await settled(page);
 }
 
-/** The default URL of a panel in a language. */
-async function defaultUrl(panel, lang) {
-  if (!defaults[panel]) {
-    await load(`?panel=${panel}`);
-    defaults[panel] = await search();
+/** The default URL of a panel in a language (or of the panel opened with the pairs `from`). */
+async function defaultUrl(panel, lang, from = '') {
+  const key = `${panel}&${from}`;
+  if (!defaults[key]) {
+    await load(`?panel=${panel}${from ? `&${from}` : ''}`);
+    defaults[key] = await search();
   }
-  return defaults[panel] + langSuffix(lang);
+  return defaults[key] + langSuffix(lang);
 }
 
 /** Whether the canvas holds a drawing: enough pixels darker than the card. */
@@ -346,7 +348,7 @@ const urlParts = (input) => [...new URLSearchParams(input)].flat();
 async function runUrl(row) {
   const lands = row.lands ?? row.panel;
   const asked = new URLSearchParams(row.input).has('lang') ? '' : langSuffix(row.lang);
-  const expected = new URLSearchParams(await defaultUrl(lands, row.lang));
+  const expected = new URLSearchParams(await defaultUrl(lands, row.lang, row.from));
   if (row.keeps) expected.set(...row.keeps);
   const named = new URLSearchParams(row.input).has('panel') ? '' : `panel=${row.panel}&`;
   await load(`?${named}${row.input}${asked}`);

@@ -88,9 +88,9 @@ test('a step that hides the noise and the true curve, and locks the seed; the ne
   assert.ok(!exercise.legend.includes('sin 2πx'), exercise.legend.join());
   assert.ok(!exercise.readouts.includes('True noise σ'), exercise.readouts.join());
   assert.equal(exercise.truthStrokes, 0, 'the true curve is drawn');
-  // The data table and the CSV of what is plotted leave it out too.
-  const csv = await page.evaluate(() => window.rvmLab.state.lab.plottedCsv());
-  assert.ok(!/truth/.test(csv.split('\n').find((line) => line.startsWith('x,')) ?? ''), 'the truth column is in the CSV');
+  // Nor does the page offer the chart's numbers (its data table, its CSV), which hold it.
+  assert.equal(await page.isVisible('#plotted'), false, 'the data table is offered');
+  assert.equal(await page.isVisible('#export-plotted'), false, 'the plotted data are offered');
   await page.click('#lesson-next');
   await page.waitForFunction(() => document.querySelector('#lesson-counter').textContent === 'step 2 of 3');
   await settled(page);
@@ -100,6 +100,7 @@ test('a step that hides the noise and the true curve, and locks the seed; the ne
   assert.ok(answer.legend.includes('sin 2πx'), answer.legend.join());
   assert.ok(answer.readouts.includes('True noise σ'), answer.readouts.join());
   assert.ok(answer.truthStrokes > 0, 'the true curve is back');
+  assert.equal(await page.isVisible('#plotted'), true);
   assert.equal(await page.inputValue('#ctl-noise'), '0.3');
   // A key its panel has no control for: a notice names the step and the key.
   await page.click('#lesson-next');
