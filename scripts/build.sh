@@ -144,6 +144,8 @@ node scripts/lesson-math.mjs
 # The single file, www/rvm-lab.html: the whole lab in one HTML file, for disk, sandboxed
 # frames and LMS packages (scripts/single.mjs says how).
 node scripts/single.mjs
+# And the single file a lesson's SCORM package holds: in student mode, without the editor.
+node scripts/single.mjs --student --out www/rvm-lab-student.html
 # Precompressed siblings (.br and .gz) of every text and wasm file, which scripts/serve.mjs
 # (and nginx, Caddy …) sends in place of the file.
 node scripts/compress.mjs www

@@ -143,7 +143,8 @@ async function main() {
   const archive = zip(site);
   await writeFile(bundle, archive);
   console.log(`[package] ${relative(ROOT, bundle)}: ${Object.keys(site).length} files, ${archive.length} bytes`);
-  const single = await readFile(join(WWW, 'rvm-lab.html'), 'utf8');
+  // The student's single file (scripts/single.mjs --student): the editor is not offered there.
+  const single = await readFile(join(WWW, 'rvm-lab-student.html'), 'utf8');
   const lessons = JSON.parse(await readFile(join(WWW, 'lessons', 'index.json'), 'utf8'));
   let bytes = 0;
   for (const { id, title } of lessons) {

@@ -3,7 +3,11 @@
 // served copy cannot — opened from disk (file://), in a frame sandboxed without
 // allow-same-origin, as a frame's srcdoc, in an LMS — and from any static host.
 //
-//   node scripts/single.mjs [--out www/rvm-lab.html]
+//   node scripts/single.mjs [--out www/rvm-lab.html] [--student]
+//
+// `--student` leaves the lesson editor out (and with it the TeX converter, 207 KB of the
+// file): the file a SCORM package holds opens in student mode, where the editor is not
+// offered (scripts/package.mjs).
 //
 // (scripts/build.sh runs it once the module, boot.min.js and style.min.css are built.)
 //
@@ -37,6 +41,11 @@ import { ENCODINGS } from './compress.mjs';
 const WWW = fileURLToPath(new URL('../www/', import.meta.url));
 const args = process.argv.slice(2);
 const out = args.includes('--out') ? args[args.indexOf('--out') + 1] : join(WWW, 'rvm-lab.html');
+const student = args.includes('--student');
+
+/** The lesson editor of a student's file (`--student`): none. */
+const NO_EDITOR = `const missing = () => Promise.reject(new Error('this file holds no lesson editor'));
+export const openEditor = missing, playLink = missing;`;
 
 /** The module `rvm-lab:parts`: every part assets.js would fetch, as imports of their files and
  *  the lessons' texts. */
@@ -81,6 +90,8 @@ const single = {
   name: 'rvm-lab-single',
   setup(on) {
     on.onResolve({ filter: /^\.\/assets\.js$/ }, () => ({ path: join(WWW, 'offline.js') }));
+    if (student) on.onResolve({ filter: /^\.\/editor\.js$/ }, () => ({ path: 'no-editor', namespace: 'rvm-lab' }));
+    on.onLoad({ filter: /^no-editor$/, namespace: 'rvm-lab' }, () => ({ contents: NO_EDITOR, loader: 'js' }));
     // The editor's TeX converter inside the file too (tex-module.js loads tex.min.js).
     on.onResolve({ filter: /^\.\/tex-module\.js$/ }, () => ({ path: 'tex-module', namespace: 'rvm-lab' }));
     on.onResolve({ filter: /^rvm-lab:parts$/ }, () => ({ path: 'parts', namespace: 'rvm-lab' }));
@@ -133,7 +144,8 @@ function replaceOnce(text, from, to) {
  *  the equations' font (fonts/lab-math.woff2, 81 KB) inside it as a data: URL: the browser
  *  decodes it only when it first shows an equation, as it downloads it on a served page. */
 async function styleSheet() {
-  const parts = await Promise.all(['style.min.css', 'editor.min.css'].map((name) => readFile(join(WWW, name), 'utf8')));
+  const sheets = student ? ['style.min.css'] : ['style.min.css', 'editor.min.css'];
+  const parts = await Promise.all(sheets.map((name) => readFile(join(WWW, name), 'utf8')));
   const font = (await readFile(join(WWW, 'fonts', 'lab-math.woff2'))).toString('base64');
   return replaceOnce(parts.join(''), 'url(fonts/lab-math.woff2)', `url(data:font/woff2;base64,${font})`);
 }
