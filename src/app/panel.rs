@@ -878,7 +878,6 @@ pub fn shown_report(mut report: Report, hide_truth: bool) -> Report {
 /// The readout of the noise that generated the data (the fast-RVM panel's).
 pub const TRUE_NOISE: &str = "true-noise-sd";
 
-
 /// The state as a link holds it ([`PanelModel::query`]) but for what says nothing of the
 /// view: a basis key its family does not use that holds the standard basis's value (the
 /// formula beside a kernel basis), so that a recorded view names only what it shows. (A

@@ -106,7 +106,6 @@ impl Plotted {
     pub fn rows(&self) -> std::slice::Chunks<'_, f64> {
         self.values.chunks(self.headings.len().max(1))
     }
-
 }
 
 /// A chart that can list what it plots.
