@@ -154,6 +154,8 @@
 
   html.classList.remove('no-js');
   html.classList.add('no-words', 'no-module');
+  // In a host's frame (style.css: an embedded panel keeps its scrollbar's room there).
+  if (window.parent !== window) html.classList.add('framed');
   if (single) return;
 
   // A served copy where modules cannot run: the single file beside it, same state, once a

@@ -118,6 +118,9 @@ for (const width of WIDTHS) {
     const heights = [await fitted(lab, 'step 1')];
     // A details box opened: the frame grows with it.
     await lab.frame.click('#plotted summary');
+    // (The table is built by the share module, loaded when first needed: it is there a task or
+    // two after the click.)
+    await lab.frame.waitForSelector('#plotted-tables table');
     heights.push(await fitted(lab, 'the data table open'));
     // Each step of the lesson: a text and a panel of another height.
     const steps = await lab.frame.$$eval('#lesson-counter', ([counter]) => Number(counter.textContent.match(/(\d+)\D*$/)[1]));
