@@ -8,7 +8,7 @@ import { errorMessage } from './i18n.js';
 import { LessonError, lessonIndex, lessonWords, loadLesson, shownStep, stepForKey } from './lesson.js';
 import { notify } from './notices.js';
 import { startWork } from './player.js';
-import { $, state, t } from './state.js';
+import { $, state, stepKeys, t } from './state.js';
 import { syncControls } from './sync.js';
 import { writeUrl } from './url.js';
 import { schedule, show } from './view.js';
@@ -82,11 +82,9 @@ async function showLessonStep(index) {
   lesson.index = index;
   renderLesson();
   state.scorm?.showStep(lesson.id, index, lesson.data.steps.length);
+  // (The step's `lock` and `hide` hold from here, as `stepKeys` reads them: its panel's
+  // controls are built with them.)
   const step = lesson.data.steps[index];
-  // The controls the step fixes or hides (and the curve that generated the data, `truth`),
-  // in place before its panel's controls are built.
-  state.lockedKeys = new Set(step.lock);
-  state.hiddenKeys = new Set(step.hide);
   if (!(await openPanel(step.panel, step.pairs)) || state.lesson !== lesson || lesson.index !== index) return;
   unknownKeys(step, index);
   applyAction(step.action, index);
@@ -111,7 +109,7 @@ function applyAction({ points, steps, highlight }, index) {
 /** Shows the curve that generated the data, or (a step's `hide: ["truth"]`) leaves it out of
  *  the chart, with the chart's data table and its export, which would show it. */
 export function showTruth() {
-  const shown = !state.hiddenKeys.has('truth');
+  const shown = !stepKeys('hide').has('truth');
   call(() => state.lab.showTruth(shown));
   $('#plotted').hidden = $('#export-plotted').hidden = !shown;
 }
@@ -128,8 +126,6 @@ function unknownKeys(step, index) {
  *  free again. */
 export function closeLesson() {
   state.lesson = null;
-  state.lockedKeys = new Set();
-  state.hiddenKeys = new Set();
   if (state.lab && !state.dead) {
     showTruth();
     syncControls();

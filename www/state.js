@@ -31,10 +31,6 @@ export const state = {
   /** Student mode (`lock=1`, an LMS package): no panel or lesson menu, no editor, so the
    *  student stays in the lesson. */
   locked: false,
-  /** The controls the lesson's step fixes (shown, not changeable) and those it hides;
-   *  `truth` among the hidden: the curve that generated the data. */
-  lockedKeys: new Set(),
-  hiddenKeys: new Set(),
   /** Stage view (`?stage=1`): the chart fills the viewport; a press edits only in edit mode. */
   stage: false,
   editing: false,
@@ -58,6 +54,11 @@ export const state = {
 
 /** Whether the lab is inside another page's frame (a slide deck, a course page). */
 export const framed = window.parent !== window;
+
+/** The control keys the lesson's step shown fixes (`field` `lock`: shown, not changeable) or
+ *  hides (`hide`; `truth` among them: the curve that generated the data); none outside a
+ *  lesson. */
+export const stepKeys = (field) => new Set(state.lesson?.data.steps[state.lesson.index][field]);
 
 /** The first element matching `selector`. */
 export const $ = (selector) => document.querySelector(selector);

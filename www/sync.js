@@ -4,7 +4,7 @@
 // import this one; the ones that follow it register here (`follow`), so none of them needs
 // to import the others.
 
-import { state } from './state.js';
+import { state, stepKeys } from './state.js';
 import { call } from './wasm.js';
 
 /** What follows the state after the controls, in the order registered. */
@@ -21,11 +21,12 @@ export function follow(update) {
  *  controls are synced on every input. A control whose key `kept` has (one showing its own
  *  refused value and error) keeps what it says. */
 export function syncControls(kept = new Set()) {
+  const [fixed, hidden] = [stepKeys('lock'), stepKeys('hide')];
   for (const box of document.querySelectorAll('#controls .control')) {
     const active = call(() => state.lab.isActive(box.dataset.key));
     // A lesson's step may fix a control (shown, not changeable) or hide it.
-    const locked = state.lockedKeys.has(box.dataset.key);
-    update(box, 'hidden', state.hiddenKeys.has(box.dataset.key));
+    const locked = fixed.has(box.dataset.key);
+    update(box, 'hidden', hidden.has(box.dataset.key));
     // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
     box.classList.toggle('inactive', !active);
     box.classList.toggle('locked', locked);

@@ -1,6 +1,8 @@
 // Shared set-up of the end-to-end tests: a static server on 127.0.0.1 and Debian's
 // Chromium driven by playwright-core, with every request and console error recorded.
 
+import assert from 'node:assert/strict';
+import { crc32 } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -193,4 +195,21 @@ export function canvasHash(page) {
     for (let i = 0; i < data.length; i += 7) h = Math.imul(h ^ data[i], 16777619);
     return `${canvas.width}x${canvas.height}:${h >>> 0}`;
   });
+}
+
+/** The PNG's text chunks (iTXt: keyword, five bytes of flags and tags, UTF-8 text), each
+ *  chunk's CRC checked and IEND last. */
+export function pngTexts(png) {
+  const texts = {};
+  let [at, last] = [8, ''];
+  while (at < png.length) {
+    const length = png.readUInt32BE(at);
+    last = png.toString('latin1', at + 4, at + 8);
+    assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${last}'s CRC`);
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (last === 'iTXt') texts[data.toString('latin1', 0, data.indexOf(0))] = data.subarray(data.indexOf(0) + 5).toString('utf8');
+    at += 12 + length;
+  }
+  assert.equal(last, 'IEND');
+  return texts;
 }

@@ -7,8 +7,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
-import { open, start } from './browser.mjs';
+import { open, pngTexts, start } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -18,22 +17,6 @@ after(async () => {
   await env?.close();
 });
 
-/** The PNG's text chunks (iTXt: keyword, five bytes of flags and tags, UTF-8 text), each
- *  chunk's CRC checked and IEND last. */
-function pngTexts(png) {
-  const texts = {};
-  let [at, last] = [8, ''];
-  while (at < png.length) {
-    const length = png.readUInt32BE(at);
-    last = png.toString('latin1', at + 4, at + 8);
-    assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${last}'s CRC`);
-    const data = png.subarray(at + 8, at + 8 + length);
-    if (last === 'iTXt') texts[data.toString('latin1', 0, data.indexOf(0))] = data.subarray(data.indexOf(0) + 5).toString('utf8');
-    at += 12 + length;
-  }
-  assert.equal(last, 'IEND');
-  return texts;
-}
 
 /**
  * The PNG `bytes` decoded in `page` and read against `chart` (a canvas's pixels, as

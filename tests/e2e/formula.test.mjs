@@ -6,8 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { crc32 } from 'node:zlib';
-import { canvasHash, drag, draws, open, query, settled, start, waitForDraws } from './browser.mjs';
+import { canvasHash, drag, draws, open, pngTexts, query, settled, start, waitForDraws } from './browser.mjs';
 
 let env;
 before(async () => {
@@ -161,18 +160,7 @@ describe('the formula family', () => {
     // The PNG carries the same words as iTXt chunks; every chunk's CRC holds, IEND is last.
     const [pngDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
     const png = await readFile(await pngDownload.path());
-    const texts = {};
-    let [at, last] = [8, ''];
-    while (at < png.length) {
-      const length = png.readUInt32BE(at);
-      last = png.toString('latin1', at + 4, at + 8);
-      assert.equal(png.readUInt32BE(at + 8 + length), crc32(png.subarray(at + 4, at + 8 + length)), `${last}'s CRC`);
-      const data = png.subarray(at + 8, at + 8 + length);
-      if (last === 'iTXt') texts[data.toString('latin1', 0, data.indexOf(0))] = data.subarray(data.indexOf(0) + 5).toString('utf8');
-      at += 12 + length;
-    }
-    assert.equal(last, 'IEND');
-    assert.deepEqual(texts, { Title: title, Description: desc });
+    assert.deepEqual(pngTexts(png), { Title: title, Description: desc });
     // Both CSVs end with the state, the formula among it (quoted where it holds a comma).
     for (const button of ['#export-results', '#export-plotted']) {
       const [csv] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
