@@ -93,10 +93,12 @@
       const frame = shownLab();
       const focused = document.activeElement;
       if (frame) {
-        frame.focus({ preventScroll: true });
         // A frame given the focus while its page was loading (a deck opened at its slide) is
-        // the deck's focused element, but Chromium leaves the page it loads without the keys,
-        // and focus() on a focused element does nothing: its window's focus() hands them in.
+        // the deck's focused element, but Chromium may leave the page it loads without the
+        // keys, and focus() on a focused element does nothing (nor, there, always its
+        // window's focus()): the frame is let go first, then focused again.
+        if (focused === frame) frame.blur();
+        frame.focus({ preventScroll: true });
         frame.contentWindow?.focus();
       } else if (focused?.tagName === 'IFRAME' && (isLab(focused) || !deck.getCurrentSlide()?.contains(focused))) {
         focused.blur();
