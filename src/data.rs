@@ -212,7 +212,8 @@ fn poisson_count(lambda: f64, u: f64) -> f64 {
 /// `columns.len()` finite numbers separated by commas, semicolons, tabs or spaces; blank
 /// lines are skipped, and so is a first line none of whose fields is a number (a header: a
 /// first line with a number in it, such as `NaN,1`, is a bad row). A leading byte-order
-/// mark (Excel's "CSV UTF-8") is not part of the first line.
+/// mark (Excel's "CSV UTF-8") is not part of the first line. A field in double quotes, as
+/// spreadsheets write them (`"0.2","0.7"`), is read without them.
 ///
 /// Returns each row with its line number (1-based).
 ///
@@ -224,7 +225,7 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
     let mut rows = vec![];
     let mut seen_first = false;
     for (i, line) in text.lines().enumerate() {
-        let fields: Vec<&str> = line.split([',', ';', '\t', ' ']).map(str::trim).filter(|f| !f.is_empty()).collect();
+        let fields: Vec<&str> = line.split([',', ';', '\t', ' ']).map(unquoted).filter(|f| !f.is_empty()).collect();
         if fields.is_empty() {
             continue;
         }
@@ -242,6 +243,12 @@ pub fn parse_rows(text: &str, columns: &[&str]) -> Result<Vec<(usize, Vec<f64>)>
         return Err(Error::NoData);
     }
     Ok(rows)
+}
+
+/// A CSV field without the spaces around it and without the double quotes around those.
+fn unquoted(field: &str) -> &str {
+    let field = field.trim();
+    field.strip_prefix('"').and_then(|inner| inner.strip_suffix('"')).map_or(field, str::trim)
 }
 
 /// The numbers of row `line` under `columns`, if each is one the lab reads

@@ -193,6 +193,94 @@ pub enum Error {
         /// What came out: `NaN`, `inf` or `-inf`.
         value: String,
     },
+    /// A typed formula's function with no finite value at an input, and the operation that
+    /// first gave none there though its operands were numbers: `ln(-1)`, `1/0`, `exp(1000)`.
+    /// (The operation is boxed: every `Result` carries the largest variant's size.)
+    #[error("φ_{j}(x) has no finite value at x = {x}: {fault}")]
+    FormulaFault {
+        /// The function: j = 1 … K.
+        j: usize,
+        /// The input.
+        x: String,
+        /// The operation and why it gives no value.
+        fault: Box<Fault>,
+    },
+}
+
+/// The operation of a formula that first gives no finite value ([`Error::FormulaFault`]).
+#[derive(Debug, Clone, PartialEq, Eq, ThisError)]
+#[error("{operation} is {value}, {cause}")]
+pub struct Fault {
+    /// Why it gives none.
+    pub cause: Cause,
+    /// The operation, with its operands' values (`ln(-1)`, `1/0`).
+    pub operation: String,
+    /// What it gives: `NaN`, `inf` or `-inf`.
+    pub value: String,
+}
+
+/// Why an operation of a formula has no finite value ([`Error::FormulaFault`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// ln or log10 of a number below 0.
+    LogOfNegative,
+    /// ln or log10 of 0 (−∞).
+    LogOfZero,
+    /// The square root of a number below 0.
+    RootOfNegative,
+    /// A fractional power of a number below 0.
+    PowerOfNegative,
+    /// A division by 0 (a negative power of 0 too).
+    DivisionByZero,
+    /// A finite result beyond what f64 holds (±1.8·10³⁰⁸).
+    Overflow,
+    /// No value at all from numbers (∞ − ∞ or 0 · ∞ of an overflow before it).
+    Undefined,
+}
+
+impl Cause {
+    /// Every cause.
+    const ALL: [Cause; 7] = [
+        Cause::LogOfNegative,
+        Cause::LogOfZero,
+        Cause::RootOfNegative,
+        Cause::PowerOfNegative,
+        Cause::DivisionByZero,
+        Cause::Overflow,
+        Cause::Undefined,
+    ];
+
+    /// The cause with [`Cause::code`] `code` (as it crossed from the formula module).
+    pub fn from_code(code: &str) -> Option<Cause> {
+        Cause::ALL.into_iter().find(|cause| cause.code() == code)
+    }
+
+    /// Its key in the page's strings (`cause.<code>`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Cause::LogOfNegative => "log-negative",
+            Cause::LogOfZero => "log-zero",
+            Cause::RootOfNegative => "root-negative",
+            Cause::PowerOfNegative => "power-negative",
+            Cause::DivisionByZero => "division-by-zero",
+            Cause::Overflow => "overflow",
+            Cause::Undefined => "undefined",
+        }
+    }
+}
+
+impl std::fmt::Display for Cause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Cause::LogOfNegative => "the logarithm of a negative number",
+            Cause::LogOfZero => "the logarithm of 0",
+            Cause::RootOfNegative => "the square root of a negative number",
+            Cause::PowerOfNegative => "a fractional power of a negative number",
+            Cause::DivisionByZero => "a division by zero",
+            Cause::Overflow => "a number too large for the computer (beyond ±1.8e308)",
+            Cause::Undefined => "a value with no meaning (such as ∞ − ∞ or 0 · ∞)",
+        })
+    }
 }
 
 impl Error {
@@ -241,6 +329,7 @@ impl Error {
             Error::Overflow { .. } => "overflow",
             Error::Formula { problem, .. } => problem.code(),
             Error::FunctionNotFinite { .. } => "function-not-finite",
+            Error::FormulaFault { .. } => "formula-fault",
         }
     }
 
@@ -296,6 +385,13 @@ impl Error {
             Error::FunctionNotFinite { j, x, value } => {
                 vec![("j", j.to_string()), ("x", x.clone()), ("value", value.clone())]
             }
+            Error::FormulaFault { j, x, fault } => vec![
+                ("j", j.to_string()),
+                ("x", x.clone()),
+                ("operation", fault.operation.clone()),
+                ("value", fault.value.clone()),
+                ("cause", fault.cause.code().to_owned()),
+            ],
         }
     }
 }

@@ -46,6 +46,18 @@ pub fn compile(text: &str, centres: Vec<f64>, width: f64, lo: f64, hi: f64) -> R
     Ok((slot as u32) << 1 | uses_centres)
 }
 
+/// Why function `j` (from 0) of `handle` has no finite value at `x` (`FormulaSet::explain`):
+/// the lines `cause`, `operation`, `value`; empty where it has one, or for a handle that is
+/// not one.
+#[wasm_bindgen]
+pub fn explain(handle: u32, j: usize, x: f64) -> String {
+    SETS.with_borrow(|sets| match sets.get((handle >> 1) as usize) {
+        Some(Some(set)) => set.explain(j, x),
+        _ => None,
+    })
+    .map_or_else(String::new, |fault| [fault.cause.code(), &fault.operation, &fault.value].join("\n"))
+}
+
 /// Writes the columns of the functions of `handle` at inputs `x` into `out` (column after
 /// column); leaves `out` as it is for a handle that is not one.
 #[wasm_bindgen]

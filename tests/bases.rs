@@ -23,7 +23,7 @@ use nalgebra::DMatrix;
 use proptest::prelude::*;
 use rvm_lab::Error;
 use rvm_lab::basis::{Basis, BasisSpec, Family, MAX_BASIS_FUNCTIONS, mexican_hat};
-use rvm_lab::error::Bound;
+use rvm_lab::error::{Bound, Cause, Fault};
 
 /// Asserts every entry of `got` within `tol` of `want`.
 fn assert_all_close(got: &[f64], want: &[f64], tol: f64, what: &str) {
@@ -484,21 +484,32 @@ fn a_formula_whose_functions_do_not_vary_is_refused() {
 #[test]
 fn a_formula_with_no_finite_value_is_refused_naming_the_function_and_input() {
     // 1/(x − μ) at μ₁ = 0 (M = 9 with the bias on [0, 1]): infinite at x = 0.
+    // A typed formula's refusal names the operation that gives no value, and why.
+    let fault = |j, x: &str, operation: &str, value: &str, cause| Error::FormulaFault {
+        j,
+        x: x.into(),
+        fault: Box::new(Fault { cause, operation: operation.into(), value: value.into() }),
+    };
     let e = Basis::from_spec(&formula("1/(x - mu)", 9, 0.1, true), (0.0, 1.0), &[]).unwrap_err();
-    assert_eq!(e, Error::FunctionNotFinite { j: 1, x: "0".into(), value: "inf".into() });
-    assert_eq!(
-        e.to_string(),
-        "φ_1(x) has no finite value at x = 0 (it comes out inf): a division by zero, an overflow, or a root or \
-         logarithm of a negative number"
-    );
-    assert_eq!(e.code(), "function-not-finite");
+    assert_eq!(e, fault(1, "0", "1/0", "inf", Cause::DivisionByZero));
+    assert_eq!(e.to_string(), "φ_1(x) has no finite value at x = 0: 1/0 is inf, a division by zero");
+    assert_eq!(e.code(), "formula-fault");
     // √(x − μ) for μ₃ = 0.5 of K = 3 on [0, 1]: NaN left of ½, first at x = 0 (j = 2, μ₂ = ½).
     let e = Basis::from_spec(&formula("sqrt(x - mu)", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
-    assert_eq!(e, Error::FunctionNotFinite { j: 2, x: "0".into(), value: "NaN".into() });
+    assert_eq!(e, fault(2, "0", "sqrt(-0.5)", "NaN", Cause::RootOfNegative));
     // x^1e9 overflows beyond x = 1: on [0, 2] the first checked point past 1 is 602/600.
     let e = Basis::from_spec(&formula("x^1e9", 1, 0.1, false), (0.0, 2.0), &[]).unwrap_err();
     let past_one = rvm_lab::grid::evenly_spaced(0.0, 2.0, 601)[301];
-    assert_eq!(e, Error::FunctionNotFinite { j: 1, x: past_one.to_string(), value: "inf".into() });
+    assert_eq!(e, fault(1, &past_one.to_string(), &format!("{past_one}^1000000000"), "inf", Cause::Overflow));
+    // ln of a negative number, wherever it is in the formula; ∞ − ∞ after two overflows.
+    let e = Basis::from_spec(&formula("log(-1) + mu*x", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!(e, fault(1, "0", "ln(-1)", "NaN", Cause::LogOfNegative));
+    let e = Basis::from_spec(&formula("ln(x - mu)", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!(e, fault(1, "0", "ln(0)", "-inf", Cause::LogOfZero));
+    let e = Basis::from_spec(&formula("(x - mu)^0.5", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
+    assert_eq!(e, fault(2, "0", "-0.5^0.5", "NaN", Cause::PowerOfNegative));
+    let e = Basis::from_spec(&formula("exp(1000*x) - exp(1000*x) + mu", 3, 0.1, false), (0.0, 1.0), &[]).unwrap_err();
+    assert!(matches!(&e, Error::FormulaFault { fault, .. } if fault.cause == Cause::Overflow), "{e:?}");
     // On [0, 1] it is finite (0 or 1) where it is checked, and refused in Φ at an input past 1.
     let power = build(&formula("x^1e9", 2, 0.1, true), (0.0, 1.0));
     assert_eq!(power.design_matrix(&[0.5, 1.0]).unwrap().as_slice(), [1.0, 1.0, 0.0, 1.0]);
@@ -506,9 +517,7 @@ fn a_formula_with_no_finite_value_is_refused_naming_the_function_and_input() {
     assert_eq!(e, Error::FunctionNotFinite { j: 1, x: "3".into(), value: "inf".into() });
     // A dragged centre that makes a function infinite at a checked point is refused too.
     let shifted = build(&formula("1/(x - mu + 2)", 4, 0.1, false), (0.0, 1.0));
-    assert_eq!(shifted.with_centre(2, 2.5).unwrap_err(), {
-        Error::FunctionNotFinite { j: 3, x: "0.5".into(), value: "inf".into() }
-    });
+    assert_eq!(shifted.with_centre(2, 2.5).unwrap_err(), fault(3, "0.5", "1/0", "inf", Cause::DivisionByZero));
     // A built-in family's overflow is named the same way: x⁸ of 10⁵⁰.
     let polynomial = build(&spec(Family::Polynomial, 9, 0.1, 0, true), (0.0, 1.0));
     assert_eq!(polynomial.design_matrix(&[1.0, 1e50]).unwrap_err(), {

@@ -24,7 +24,7 @@ use rvm_lab::app::{Control, Description, PANELS, PanelModel, ParamSpec, open_pan
 use rvm_lab::backend::PageBackend;
 use rvm_lab::basis::{Basis, BasisSpec, Family, Formula, MAX_FORMULA_LEN};
 use rvm_lab::data::parse_rows;
-use rvm_lab::error::{FormulaProblem, MAX_MAGNITUDE, in_range};
+use rvm_lab::error::{Compact, FormulaProblem, MAX_MAGNITUDE, in_range};
 use rvm_lab::palette::Look;
 use rvm_lab::plot::Labels;
 
@@ -200,9 +200,10 @@ fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
         Control::Integer { min, max } => (min..=max.min(min + 30)).prop_map(|v| v.to_string()).boxed(),
         Control::Steps { min, max, .. } => (min..=max.min(min + 20)).prop_map(|v| v.to_string()).boxed(),
         Control::Toggle => prop::sample::select(&["0", "1"][..]).prop_map(str::to_owned).boxed(),
-        Control::Real { min, max, log: false } => (min..=max).prop_map(|v| v.to_string()).boxed(),
+        // Written as the lab writes numbers (exponent form below 1e-5), so they read back.
+        Control::Real { min, max, log: false } => (min..=max).prop_map(|v| Compact(v).to_string()).boxed(),
         Control::Real { min, max, log: true } => {
-            (min.log10()..=max.log10()).prop_map(|e| 10f64.powf(e).to_string()).boxed()
+            (min.log10()..=max.log10()).prop_map(|e| Compact(10f64.powf(e)).to_string()).boxed()
         }
         Control::Text { presets, .. } => prop::sample::select(presets).prop_map(|(_, text)| text.to_owned()).boxed(),
     }
@@ -211,7 +212,7 @@ fn valid_value(spec: &ParamSpec) -> BoxedStrategy<String> {
 /// A coordinate rounded to `decimals` decimals (as a clicked point is), printed.
 fn coordinate(decimals: i32) -> impl Strategy<Value = String> {
     let scale = 10f64.powi(decimals);
-    (-20_000i64..=20_000).prop_map(move |k| (k as f64 / scale).to_string())
+    (-20_000i64..=20_000).prop_map(move |k| Compact(k as f64 / scale).to_string())
 }
 
 /// Valid `points=` text for a panel: `x:t,…` (four decimals; t a whole count for a panel of
@@ -259,8 +260,20 @@ fn valid_state() -> impl Strategy<Value = (usize, Vec<(String, String)>)> {
             Just(None).boxed()
         };
         (Just(i), params, points)
-            .prop_map(|(i, params, points)| (i, params.into_iter().chain([points]).flatten().collect()))
+            .prop_map(|(i, params, points)| (i, within_the_run(params.into_iter().chain([points]).flatten().collect())))
     })
+}
+
+/// `pairs` with a count of the run's points (the sequential panel's `k`) at most the N given
+/// beside it: a larger one is refused, as the run has no such point.
+fn within_the_run(mut pairs: Vec<(String, String)>) -> Vec<(String, String)> {
+    let n = pairs.iter().find(|(key, _)| key == "N").and_then(|(_, value)| value.parse::<u64>().ok());
+    for (key, value) in &mut pairs {
+        if let (true, Some(n), Ok(k)) = (key == "k", n, value.parse::<u64>()) {
+            *value = k.min(n).to_string();
+        }
+    }
+    pairs
 }
 
 // ---------------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ import { StartupError, showStartupFailure } from './startup.js';
 import { follow, syncControls } from './sync.js';
 import { nextTask } from './tasks.js';
 import { $, state, t } from './state.js';
-import { PAGE_KEYS, readFragment, readPageParams, reportHeights, toggleShare, viewPairs, writeUrl } from './url.js';
+import { PAGE_KEYS, commitView, readFragment, readPageParams, reportHeights, toggleShare, viewPairs, writeUrl } from './url.js';
 import { renderReports, schedule, show, warmCanvasText } from './view.js';
 import { Lab, call, crashForTests, die, loadModule, panelNames } from './wasm.js';
 
@@ -193,9 +193,15 @@ function wireEvents() {
     renderNotices();
   });
   $('#panel-select').addEventListener('change', (event) => {
+    if (!state.lesson) visits.set(state.panel, call(() => state.lab.query()));
     closeLesson();
-    openPanel(event.target.value, []);
+    openPanel(event.target.value, visits.get(event.target.value) ?? []);
   });
+  // A student's action begins or ends (a press, a choice, a key outside a text box): the
+  // view it makes is an entry of the browser's history of its own (url.js `commitView`).
+  for (const type of ['pointerdown', 'click', 'change']) document.addEventListener(type, () => commitView(), true);
+  document.addEventListener('keydown', (event) => event.target.type === 'text' || commitView(), true);
+  window.addEventListener('popstate', () => showAddress().catch(die));
   wireLessons(openPanel);
   wireHost();
   wireStage(() => {
@@ -248,6 +254,55 @@ function wireEvents() {
       { once: true },
     );
   watchScale();
+}
+
+/**
+ * The panel's state in an address: the pairs of its `query` that are not the page's own, then
+ * those of its `fragment` (a large state's long values travel there, link.js, and so does a
+ * lesson's JSON in a lesson link, `?lesson=&step=k#z=…`, under the key `lesson`). A key given
+ * twice in the query counts once, as the page's own keys do: its first value (a notice says so).
+ */
+function panelPairs(query, fragment) {
+  const pairs = [];
+  const seen = new Set();
+  const repeated = new Set();
+  for (const [key, value] of query) {
+    if (!seen.has(key)) {
+      seen.add(key);
+      if (!PAGE_KEYS.includes(key) && !(query.has('lesson') && key === 'step')) pairs.push([key, value]);
+    } else if (!repeated.has(key)) {
+      repeated.add(key);
+      state.notices.push({ text: ['notice.repeated', { key, value: query.get(key) }] });
+    }
+  }
+  return [...pairs, ...fragment.filter(([key]) => !PAGE_KEYS.includes(key))];
+}
+
+/** Each panel's state as the student left it during this visit (its `Lab.query`), which it
+ *  opens with again when chosen from the menu. */
+const visits = new Map();
+
+/**
+ * The browser's Back or Forward: the view its address holds — a built-in lesson's step, or a
+ * panel and its state (leaving a lesson). A lesson from a link or a file, whose text the
+ * address holds packed, is read from it as on opening: the page opens that address again.
+ */
+async function showAddress() {
+  commitView(false);
+  const query = new URLSearchParams(location.search);
+  const lesson = query.get('lesson');
+  const step = query.get('step') ?? '1';
+  if (lesson === '') {
+    location.reload();
+  } else if (lesson) {
+    await openLesson(lesson, Number(step) - 1, step);
+  } else {
+    if (state.lesson) closeLesson();
+    const fragment = await readFragment();
+    const page = readPageParams(query);
+    await openPanel(page.panel, panelPairs(query, fragment));
+  }
+  commitView();
 }
 
 /**
@@ -359,23 +414,8 @@ async function main() {
   const select = $('#panel-select');
   for (const name of panelNames()) select.append(new Option(name, name));
   state.large = query.get('large') === '1';
-  // A key given twice counts once, as the page's own keys do: its first value (a notice says so).
-  const pairs = [];
-  const seen = new Set();
-  const repeated = new Set();
-  for (const [key, value] of query) {
-    if (!seen.has(key)) {
-      seen.add(key);
-      if (!PAGE_KEYS.includes(key) && !(query.has('lesson') && key === 'step')) pairs.push([key, value]);
-    } else if (!repeated.has(key)) {
-      repeated.add(key);
-      state.notices.push({ text: ['notice.repeated', { key, value: query.get(key) }] });
-    }
-  }
-  // A large state's long values travel in the fragment (link.js), and so does a lesson's JSON
-  // in a lesson link (`?lesson=&step=k#z=…`, the lesson under the key `lesson`).
   const fragment = await readFragment();
-  pairs.push(...fragment.filter(([key]) => !PAGE_KEYS.includes(key)));
+  const pairs = panelPairs(query, fragment);
   const linked = fragment.find(([key]) => key === 'lesson')?.[1];
   wireEvents();
   await yieldTask();
@@ -400,6 +440,8 @@ async function main() {
   renderLesson();
   reveal();
   document.body.dataset.ready = '1';
+  // The view opened is one the browser's Back returns to.
+  commitView();
   // A handle for the console and the browser tests.
   window.rvmLab = { state, crashForTests: () => call(crashForTests) };
 }

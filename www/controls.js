@@ -7,15 +7,17 @@ import { clearErrors, showError } from './errors.js';
 import { asksForFormula, formulaLoaded, loadFormula } from './formula.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
-import { syncControls } from './sync.js';
+import { formulaWaiting, syncControls } from './sync.js';
+import { compactNumber } from './tables.js';
 import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
 import { drawNow, show } from './view.js';
 import { call } from './wasm.js';
 
-/** Shortest text that keeps `sig` significant digits: 10**0.30103 → "2". */
+/** Shortest text that keeps `sig` significant digits, in the lab's one number format:
+ *  10**0.30103 → "2", 10**-6 → "1e-6". */
 function tidy(value, sig = 4) {
-  return String(Number(value.toPrecision(sig)));
+  return compactNumber(Number(value.toPrecision(sig)));
 }
 
 /** Builds one control per parameter the panel declares. */
@@ -210,7 +212,26 @@ export function setParam(key, text) {
     }, (error) => showError(key, error));
     return;
   }
+  if ((key === 'basis' && text === 'formula') || (key === 'formula' && formulaWaiting())) {
+    chooseFormula(key === 'formula' ? text : null);
+    return;
+  }
   if (attempt(key, () => state.lab.set(key, text))) pause();
+}
+
+/**
+ * The formula family chosen, or its formula (`text`) edited or a preset taken while that
+ * choice waits: the formula and the family are tried together. A refusal is the formula's:
+ * its message goes by its box, which stays open with its presets while the basis menu keeps
+ * saying "your formula" (sync.js `formulaWaiting`), so the formula can always be
+ * corrected; the chart stays the last good one. Another change that takes leaves the choice.
+ */
+function chooseFormula(text) {
+  if (attempt('formula', () => {
+    if (text !== null) state.lab.set('formula', text);
+    state.lab.set('basis', 'formula');
+  })) pause();
+  else syncControls(state.errors);
 }
 
 /** Whether a slider's value has been computed since the last animation frame began. */

@@ -22,8 +22,8 @@ export const loadFormulaWords = (lang) => loadPanelWords(lang, 'formula');
  *  worker, which shows no words, calls this alone: its bundle then carries no strings code. */
 export function loadFormulaModule() {
   loading ??= formulaModule().then(
-    ({ compile, fill, free }) => {
-      globalThis.rvmLabFormula = { compile, fill, free };
+    ({ compile, fill, free, explain }) => {
+      globalThis.rvmLabFormula = { compile, fill, free, explain };
     },
     (error) => {
       loading = null;

@@ -44,9 +44,14 @@ export function loadPanelWords(lang, name) {
   return PANEL_WORDS.get(key);
 }
 
-/** Fills `{name}` placeholders of `template` from `args`. */
+/** Fills `{name}` placeholders of `template` from `args`, and `{name|one|many}` with the word
+ *  for that many: `one` where `args[name]` is 1, else `many` ("{rv} {rv|vector|vectors}"). */
 export function format(template, args = {}) {
-  return template.replace(/\{([\w-]+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+  return template.replace(/\{([\w-]+)(?:\|([^|}]*)\|([^}]*))?\}/g, (whole, name, one, many) => {
+    if (!(name in args)) return whole;
+    if (one === undefined) return String(args[name]);
+    return Number(args[name]) === 1 ? one : many;
+  });
 }
 
 /** The string `key` in `lang` (loaded), or the key itself. */
@@ -72,6 +77,8 @@ export function errorMessage(lang, error) {
   if (!code || !(`error.${code}` in (STRINGS[lang] ?? {}))) return String(error?.message ?? error);
   const args = namingQuantity(lang, error.args ?? {});
   if (args.bound) args.bound = translate(lang, `bound.${args.bound}`, args);
+  // Why a typed formula has no value there, in the reader's words.
+  if (args.cause) args.cause = translate(lang, `cause.${args.cause}`, args);
   // A bad row of classes: what its last column must be, in the reader's words.
   if (args.classes !== undefined) args.columns = translate(lang, 'csv.class-columns', args);
   return translate(lang, `error.${code}`, args);

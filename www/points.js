@@ -8,6 +8,7 @@ import { attempt } from './controls.js';
 import { showCoordinate } from './handles.js';
 import { pressEdits } from './stage.js';
 import { $, state, t } from './state.js';
+import { compactNumber } from './tables.js';
 import { drawNow } from './view.js';
 import { call } from './wasm.js';
 
@@ -120,6 +121,23 @@ export function redo() {
   attempt('point', () => state.lab.redo());
 }
 
+/** The panel, its generated count N, its points and its undo history's length at the last
+ *  sync, and the count of generated points the last edit made the student's own (0: none). */
+let last = null;
+let owned = 0;
+
+/** Says so when a data edit made the generated points the student's own (N to 0, the points
+ *  kept but one: a generated point moved or removed), until the next edit. */
+function sayRewrite(count, undoable) {
+  const n = state.description.params.some(({ key }) => key === 'N') ? Number(call(() => state.lab.value('N'))) : 0;
+  if (last?.lab !== state.lab) owned = 0;
+  else if (undoable !== last.undoable) {
+    owned = last.n > 0 && n === 0 && undoable === last.undoable + 1 && count >= last.count - 1 && count <= last.count ? last.n : 0;
+  }
+  last = { lab: state.lab, n, count, undoable };
+  $('#points-said').textContent = owned ? t('points.own', { n: owned }) : '';
+}
+
 /**
  * Shows the points' editor: the number of the chosen point (kept, within the points there
  * are) and its coordinates (a field being typed in keeps its text), and which of undo and
@@ -138,6 +156,7 @@ export function syncPoints(picked = false) {
   // A number typed with a fraction names no point (the module would round it down).
   if (!Number.isInteger(k)) point = undefined;
   const [undoable, redoable] = call(() => state.lab.history());
+  sayRewrite(count, undoable);
   $('#undo').disabled = undoable === 0;
   $('#redo').disabled = redoable === 0;
   index.max = String(count);
@@ -151,7 +170,8 @@ export function syncPoints(picked = false) {
     [$('#point-y'), point?.[1]],
   ]) {
     field.disabled = point === undefined;
-    showCoordinate(field, point === undefined ? '' : String(value), picked);
+    // Six significant digits, as the handles show theirs: the box shows them whole.
+    showCoordinate(field, point === undefined ? '' : compactNumber(Number(value.toPrecision(6))), picked);
   }
   $('#point-remove').disabled = point === undefined;
 }

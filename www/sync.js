@@ -4,7 +4,7 @@
 // import this one; the ones that follow it register here (`follow`), so none of them needs
 // to import the others.
 
-import { state, stepKeys } from './state.js';
+import { $, state, stepKeys } from './state.js';
 import { call } from './wasm.js';
 
 /** What follows the state after the controls, in the order registered. */
@@ -15,24 +15,32 @@ export function follow(update) {
   followers.push(update);
 }
 
+/** Whether the formula family was chosen and refused by its formula (controls.js
+ *  `chooseFormula`): the formula's error shows while the basis menu says "your formula" and
+ *  the family is another. Its box then stays open, to correct it. */
+export const formulaWaiting = () =>
+  state.errors.has('formula') && $('#ctl-basis')?.value === 'formula' && !call(() => state.lab.isActive('formula'));
+
 /** Shows each parameter's current value in its control, then what follows the state. A
  *  control is written only where it says something else: a write, even of the same value,
  *  invalidates the page's style (a disabled state is matched by the stylesheet), and the
  *  controls are synced on every input. A control whose key `kept` has (one showing its own
  *  refused value and error) keeps what it says. */
 export function syncControls(kept = new Set()) {
-  const [fixed, hidden] = [stepKeys('lock'), stepKeys('hide')];
+  const [fixed, hidden, waiting] = [stepKeys('lock'), stepKeys('hide'), formulaWaiting()];
   for (const box of document.querySelectorAll('#controls .control')) {
-    const active = call(() => state.lab.isActive(box.dataset.key));
+    const key = box.dataset.key;
+    // A choice of the formula family that its formula refused keeps the formula open.
+    const active = call(() => state.lab.isActive(key)) || (key === 'formula' && waiting);
     // A lesson's step may fix a control (shown, not changeable) or hide it.
-    const locked = fixed.has(box.dataset.key);
-    update(box, 'hidden', hidden.has(box.dataset.key));
+    const locked = fixed.has(key);
+    update(box, 'hidden', hidden.has(key));
     // `toggle` with a force changes nothing (and invalidates nothing) when it holds already.
     box.classList.toggle('inactive', !active);
     box.classList.toggle('locked', locked);
     for (const input of box.querySelectorAll('input, select, button')) update(input, 'disabled', !active || locked);
-    if (kept.has(box.dataset.key)) continue;
-    const value = call(() => state.lab.value(box.dataset.key));
+    if (kept.has(key) || (key === 'basis' && waiting)) continue;
+    const value = call(() => state.lab.value(key));
     const select = box.querySelector('select');
     if (select) {
       update(select, 'value', value);

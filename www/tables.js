@@ -33,13 +33,20 @@ export function buildTable(caption, headings, rows) {
   return table;
 }
 
-/** Integers as they are; ±∞ (α of a pruned basis vector) as ∞; tiny or huge values in exponent form; others to 5 significant digits. */
-export function formatNumber(value) {
-  // Whole numbers as they are (N, a step), but not those so large that they print in full.
-  if (Number.isInteger(value) && Math.abs(value) < 1e6) return String(value);
-  if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
-  if (!Number.isFinite(value)) return String(value);
+/** A number as the lab writes it everywhere, as the core does (Rust's `error::Compact`): its
+ *  shortest digits that read back, in exponent form below 10⁻⁵ and from 10¹⁶ in size (`1e-20`,
+ *  `1.23e29`), plainly between (never `0.00000000000000000001`, nor thirty digits). */
+export function compactNumber(value) {
   const size = Math.abs(value);
-  if (size !== 0 && (size < 1e-3 || size >= 1e6)) return value.toExponential(2);
-  return String(Number(value.toPrecision(5)));
+  if (size !== 0 && Number.isFinite(size) && (size < 1e-5 || size >= 1e16)) return value.toExponential().replace('e+', 'e');
+  return String(value);
+}
+
+/** A readout or a table's cell: ±∞ (α of a pruned basis vector) as ∞; whole numbers as they
+ *  are (N, a step) below a million; others to 5 significant digits; all in the one format
+ *  (`compactNumber`). */
+export function formatNumber(value) {
+  if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
+  if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) < 1e6)) return compactNumber(value);
+  return compactNumber(Number(value.toPrecision(5)));
 }

@@ -81,14 +81,31 @@ export function writeUrl() {
     });
 }
 
-/** Puts `address` in the address bar, without a new history entry. A document without an
- *  address of its own (a frame's srcdoc, about:srcdoc) refuses: its state stays on the page. */
+/** Whether the next address written is a view of its own in the browser's history. */
+let newEntry = false;
+
+/**
+ * A student's action is complete (a choice made, a slider let go, a point placed, a button
+ * pressed, a lesson's step shown): the next view the address says becomes an entry of the
+ * browser's history, so Back returns to this one; the writes after it (a slider's ticks, an
+ * animation's frames) only rewrite that entry (`on` false: none). In a frame the address is
+ * always rewritten: a course page's or a deck's Back is its own.
+ */
+export function commitView(on = true) {
+  newEntry = on && !framed;
+}
+
+/** Puts `address` in the address bar: a new history entry after `commitView`, else in place
+ *  of the current one. A document without an address of its own (a frame's srcdoc,
+ *  about:srcdoc) refuses: its state stays on the page. */
 function setAddress(address) {
   try {
     // (An unchanged address is left alone: Chromium's replaceState can take 10 ms, and a page
     // opened from its own link writes the address it has.)
     if (new URL(address, location.href).href === location.href) return;
-    history.replaceState(null, '', address);
+    if (newEntry) history.pushState(null, '', address);
+    else history.replaceState(null, '', address);
+    newEntry = false;
   } catch {
     // SecurityError: this document's address cannot change; TypeError: it has none a path
     // can be read against (about:srcdoc).

@@ -57,8 +57,9 @@ pub fn step_summary<const N: usize>(
     Sentence { key: if event.basis.is_some() { key.0 } else { key.1 }, args }
 }
 
-/// Rows of the event log.
-const LOG_ROWS: usize = 10;
+/// Rows of the event log beside the chart (the results' CSV holds it whole:
+/// [`super::Panel::event_log`]).
+pub const LOG_ROWS: usize = 10;
 
 /// Colours of the three actions on a basis function (Okabe–Ito, apart from the data's
 /// blue, the mean's vermilion and the truth's green): add, re-estimate, delete.
@@ -168,9 +169,9 @@ pub fn lambda_chart(events: &[Event], shown: usize) -> Option<LambdaChart> {
     curve.chart().ok()
 }
 
-/// The last [`LOG_ROWS`] events up to step `shown`, newest first.
-pub fn events_table(events: &[Event], shown: usize) -> Table {
-    let first = (shown + 1).saturating_sub(LOG_ROWS);
+/// The last `rows` events up to step `shown` (the report's [`LOG_ROWS`], or all), newest first.
+pub fn events_table(events: &[Event], shown: usize, rows: usize) -> Table {
+    let first = (shown + 1).saturating_sub(rows);
     let rows = events[first..=shown]
         .iter()
         .rev()

@@ -227,11 +227,16 @@ impl GlmRun {
         ]
     }
 
+    /// Every event up to the step shown ([`super::Panel::event_log`]).
+    pub fn event_log(&self) -> Table {
+        fast_steps::events_table(self.events(), self.shown(), usize::MAX)
+    }
+
     /// The event log and the table `methods` comparing the fast run with the classic one.
     fn tables(&self, methods: &'static str) -> Vec<Table> {
         let elapsed = self.replay.frames().elapsed_ms();
         vec![
-            fast_steps::events_table(self.events(), self.shown()),
+            fast_steps::events_table(self.events(), self.shown(), fast_steps::LOG_ROWS),
             fast_steps::methods_table(methods, self.events(), elapsed, &self.comparisons.outcomes()),
         ]
     }

@@ -2,9 +2,12 @@
 //! points the user placed, each with its class.
 
 use super::params::{Control, ParamSpec, parse_choice, parse_integer, parse_real};
-use super::settings::{ParamGroup, PointSink, round_to};
+use super::settings::{ParamGroup, PointSink, own_point, round_to};
 use crate::data::{LabelledPoints, Mixture, MixtureLayout};
-use crate::error::{Bound, Compact, Error, Result, ensure_in_range, ensure_index};
+use crate::error::{Bound, Compact, Error, Result, ensure_in_range};
+
+/// A point placed by hand: its input (x₁, x₂) and its class.
+pub type Placed = ([f64; 2], usize);
 
 /// Key of the placed points, `x₁:x₂:class,…` in the URL.
 pub const POINTS_KEY: &str = "points";
@@ -25,7 +28,7 @@ pub struct LabelledData {
     /// Seed of the generated points.
     pub seed: u64,
     /// Points the user placed: input and class.
-    pub extra: Vec<([f64; 2], usize)>,
+    pub extra: Vec<Placed>,
     /// The class of the next placed point.
     pub place: usize,
     /// Most points in all.
@@ -133,24 +136,24 @@ impl PointSink for LabelledData {
     /// The point keeps its class.
     fn move_point(&mut self, index: usize, x1: f64, x2: f64) -> Result<()> {
         let (x1, x2) = (ensure_in_range("x₁", x1)?, ensure_in_range("x₂", x2)?);
-        self.own_points(index)?[index].0 = [round_to(x1, POINT_DECIMALS), round_to(x2, POINT_DECIMALS)];
+        let (placed, index) = self.own_points(index)?;
+        placed[index].0 = [round_to(x1, POINT_DECIMALS), round_to(x2, POINT_DECIMALS)];
         Ok(())
     }
 
     fn remove_point(&mut self, index: usize) -> Result<()> {
-        self.own_points(index)?.remove(index);
+        let (placed, index) = self.own_points(index)?;
+        placed.remove(index);
         Ok(())
     }
 }
 
 impl LabelledData {
-    /// Every point as a placed one (N = 0), after checking that point `index` exists.
-    fn own_points(&mut self, index: usize) -> Result<&mut Vec<([f64; 2], usize)>> {
+    /// The placed points and where point `index` is among them ([`own_point`]).
+    fn own_points(&mut self, index: usize) -> Result<(&mut Vec<Placed>, usize)> {
         let data = self.points()?;
-        ensure_index("point", index, data.x.len())?;
-        self.n = 0;
-        self.extra = data.x.into_iter().zip(data.t).map(|(x, t)| (x, t as usize)).collect();
-        Ok(&mut self.extra)
+        let points = data.x.into_iter().zip(data.t).map(|(x, t)| (x, t as usize)).collect();
+        own_point(&mut self.n, &mut self.extra, points, index)
     }
 }
 

@@ -16,7 +16,7 @@ use super::background::{Detachable, Outcome};
 use super::params::{Notice, ParamSpec};
 use super::plotted::{Plotted, plotted_csv};
 use super::replay::Player;
-use super::report::{Message, Report, ensure_shown_finite, with_state};
+use super::report::{Message, Report, Table, ensure_shown_finite, with_state};
 use super::settings::{BasisParams, CENTRES_KEY, FRAME_KEY, ParamGroup, PointSink, Settings, formula_sentence};
 use crate::backend::PageBackend;
 use crate::basis::BasisSpec;
@@ -111,6 +111,12 @@ pub trait Panel: Sized + 'static {
     /// The readouts, tables, messages and legend beside the chart. (Its `position` and
     /// `work` are filled in by [`Live`] from the player and [`Panel::work_progress`].)
     fn report(&self) -> Report;
+
+    /// The whole log of the run's events up to the step shown, for "Save results as CSV"
+    /// (the report's holds the newest [`super::fast_steps::LOG_ROWS`]); none by default.
+    fn event_log(&self) -> Option<Table> {
+        None
+    }
 
     /// What the chart plots, as tables: the scenes [`Panel::draw`] draws, each tabulated
     /// by its chart type ([`super::plotted::Tabulate`]).
@@ -475,13 +481,24 @@ fn assign_pairs(
     notices
 }
 
-/// The keys of `pairs` in order, but the moved centres after the basis they move (a new
-/// basis forgets them) and those of `last` at the end (a URL's frame goes after its data,
-/// which would start the run again).
+/// The pairs of a URL in the order a panel assigns them ([`frame_last`], its frame last).
+pub fn assignment_order(pairs: &[(String, String)]) -> Vec<&(String, String)> {
+    frame_last(pairs, Some(FRAME_KEY))
+}
+
+/// The keys of `pairs` in order, each once (its last value: the one that would stand, so a
+/// key repeated five thousand times is one assignment and at most one notice), but the
+/// formula after the family it is typed for (a bad one is then refused as itself), the moved
+/// centres after the basis they move (a new basis forgets them), and those of `last` at the end
+/// (a URL's frame goes after its data, which would start the run again).
 fn frame_last<'a>(pairs: &'a [(String, String)], last: Option<&str>) -> Vec<&'a (String, String)> {
-    let (frames, rest): (Vec<_>, Vec<_>) = pairs.iter().partition(|(key, _)| Some(key.as_str()) == last);
+    // Each key's last pair, in the pairs' order: a scan for a later pair of the same key
+    // (a set of keys, or a sort, costs the module 2 to 5 KB gzipped).
+    let once = pairs.iter().enumerate().filter(|&(i, (key, _))| pairs[i + 1..].iter().all(|(later, _)| later != key));
+    let (frames, rest): (Vec<_>, Vec<_>) = once.map(|(_, pair)| pair).partition(|(key, _)| Some(key.as_str()) == last);
+    let (formula, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(key, _)| key == "formula");
     let (centres, rest): (Vec<_>, Vec<_>) = rest.into_iter().partition(|(key, _)| key == CENTRES_KEY);
-    rest.into_iter().chain(centres).chain(frames).collect()
+    rest.into_iter().chain(formula).chain(centres).chain(frames).collect()
 }
 
 /// What the page knows of a panel before any state: its controls and its layout.
@@ -619,6 +636,8 @@ pub trait PanelModel {
     fn work_progress(&self) -> (Option<(usize, usize)>, bool);
     /// Everything shown beside the chart, and where the animation and the work stand.
     fn report(&self) -> Report;
+    /// The whole event log ([`Panel::event_log`]).
+    fn event_log(&self) -> Option<Table>;
     /// What the chart plots, as tables ([`Panel::plotted`]).
     fn plotted(&self) -> Vec<Plotted>;
     /// The state as URL query pairs; [`PanelModel::apply_query`] of them reproduces it.
@@ -784,6 +803,10 @@ impl<P: Panel> PanelModel for Live<P> {
         (self.panel.work_progress(), self.panel.player().is_some_and(|player| player.waiting()))
     }
 
+    fn event_log(&self) -> Option<Table> {
+        self.panel.event_log()
+    }
+
     fn report(&self) -> Report {
         let report = Report {
             position: self.panel.player().map(|player| player.position()),
@@ -855,7 +878,13 @@ fn restore_if_refused(
 /// state they come from ([`with_state`]); without the true noise where the generating curve
 /// is hidden (`hide_truth`, [`Labels::hide_truth`]).
 pub fn results_csv(panel: &dyn PanelModel, hide_truth: bool) -> String {
-    with_state(shown_report(panel.report(), hide_truth).csv(), panel.describe().name, &view_query(panel))
+    let mut report = shown_report(panel.report(), hide_truth);
+    // The run's whole event log in place of its newest rows.
+    if let Some(log) = panel.event_log() {
+        report.tables.retain(|table| table.key != log.key);
+        report.tables.insert(0, log);
+    }
+    with_state(report.csv(), panel.describe().name, &view_query(panel))
 }
 
 /// "Save plotted data as CSV" of `panel`: what its chart plots ([`plotted_csv`]), then the
@@ -1034,7 +1063,7 @@ fn apply_query(live: &mut dyn Core, pairs: &[(String, String)]) -> Vec<Notice> {
 mod tests {
     use super::*;
     use crate::app::params::{Control, ParamSpec, parse_real};
-    use crate::app::report::{Cell, Readout, Sentence, Table, Word};
+    use crate::app::report::{Cell, Readout, Sentence, Word};
 
     /// Settings of [`Grows`]: the decimal exponent `e` of its first value.
     #[derive(Debug, Clone, Default)]

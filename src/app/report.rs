@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::plotted::{Plotted, push_csv_section};
-use crate::error::{Error, Result};
+use crate::error::{Compact, Error, Result};
 use crate::plot::LegendEntry;
 
 /// The quantities that may be +∞ as a *value*: the precision α of a basis function, which
@@ -206,13 +206,13 @@ impl Message {
 /// The readouts and tables as CSV text, for "Save results as CSV": a `quantity,value`
 /// section with one line per readout, then for each table a line with its key, its
 /// column keys and its rows, sections separated by a blank line. Names are the string-table
-/// keys (language-neutral); numbers are written in full (Rust's `{:?}`: the shortest
-/// text that reads back as the same f64, with an exponent below 1e-5 or from 1e16, and
-/// `inf` for +∞).
+/// keys (language-neutral); numbers are written in full, in the lab's one format ([`Compact`]:
+/// the shortest text that reads back as the same f64, with an exponent below 1e-5 or from
+/// 1e16, `26` for a whole number, and `inf` for +∞).
 pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
     let mut text = String::from("quantity,value\n");
     for readout in readouts {
-        text.push_str(&format!("{},{:?}\n", readout.key, readout.value));
+        text.push_str(&format!("{},{}\n", readout.key, Compact(readout.value)));
     }
     for table in tables {
         let mut lines = table.rows.iter().map(|row| {
@@ -220,7 +220,7 @@ pub fn results_csv(readouts: &[Readout], tables: &[Table]) -> String {
                 .iter()
                 .map(|cell| match cell {
                     Cell::Label(key) => (*key).to_owned(),
-                    Cell::Number(value) => format!("{value:?}"),
+                    Cell::Number(value) => Compact(*value).to_string(),
                 })
                 .collect();
             cells.join(",")
@@ -275,7 +275,7 @@ mod tests {
             rows: vec![vec![Cell::Label("fast"), Cell::Number(third)], vec![Cell::Label("em"), Cell::Number(-2e-9)]],
         }];
         let text = results_csv(&readouts, &tables);
-        assert_eq!(text, "quantity,value\nN,25.0\nalpha,inf\n\nweights\nmethod,w\nfast,0.3333333333333333\nem,-2e-9\n");
+        assert_eq!(text, "quantity,value\nN,25\nalpha,inf\n\nweights\nmethod,w\nfast,0.3333333333333333\nem,-2e-9\n");
         let back: f64 = text.lines().nth(6).unwrap().split(',').nth(1).unwrap().parse().unwrap();
         assert_eq!(back, third);
     }

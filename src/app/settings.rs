@@ -173,25 +173,47 @@ impl PointSink for DataParams {
 
     fn move_point(&mut self, index: usize, x: f64, t: f64) -> Result<()> {
         let point = self.placed(x, t)?;
-        self.own_points(index)?[index] = point;
+        let (added, index) = self.own_points(index)?;
+        added[index] = point;
         Ok(())
     }
 
     fn remove_point(&mut self, index: usize) -> Result<()> {
-        self.own_points(index)?.remove(index);
+        let (added, index) = self.own_points(index)?;
+        added.remove(index);
         Ok(())
     }
 }
 
 impl DataParams {
-    /// Every point as an added one (N = 0), after checking that point `index` exists.
-    fn own_points(&mut self, index: usize) -> Result<&mut Vec<(f64, f64)>> {
+    /// The added points and where point `index` of [`PointSink::points`] is among them
+    /// ([`own_point`]).
+    fn own_points(&mut self, index: usize) -> Result<(&mut Vec<(f64, f64)>, usize)> {
         let points = PointSink::points(self)?;
-        crate::error::ensure_index("point", index, points.len())?;
-        self.n = 0;
-        self.extra = points;
-        Ok(&mut self.extra)
+        own_point(&mut self.n, &mut self.extra, points, index)
     }
+}
+
+/// The added points of data with `n` generated ones followed by `extra`, and where point
+/// `index` of them all (`points`) is among them, after checking that it exists. An added
+/// point is one already (the generated data stay generated); a generated one makes every
+/// point an added one first (N = 0), so that the others stay where they are.
+///
+/// # Errors
+/// [`Error::OutOfRange`] for no such point.
+pub fn own_point<'a, P>(
+    n: &mut usize,
+    extra: &'a mut Vec<P>,
+    points: Vec<P>,
+    index: usize,
+) -> Result<(&'a mut Vec<P>, usize)> {
+    crate::error::ensure_index("point", index, points.len())?;
+    if index >= *n {
+        return Ok((extra, index - *n));
+    }
+    *n = 0;
+    *extra = points;
+    Ok((extra, index))
 }
 
 /// What generates a panel's data, and what its targets are.
@@ -368,7 +390,7 @@ impl ParamGroup for DataParams {
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
             "N" => self.n.to_string(),
-            "noise" if self.source == Source::Sinusoid => self.noise.to_string(),
+            "noise" if self.source == Source::Sinusoid => Compact(self.noise).to_string(),
             "seed" => self.seed.to_string(),
             POINTS_KEY => {
                 self.extra.iter().map(|(x, t)| format!("{}:{}", Compact(*x), Compact(*t))).collect::<Vec<_>>().join(",")
@@ -501,7 +523,7 @@ impl ParamGroup for BasisParams {
         Some(match key {
             "basis" => self.spec.family.name().to_owned(),
             "M" => self.spec.m.to_string(),
-            "s" => self.spec.width.to_string(),
+            "s" => Compact(self.spec.width).to_string(),
             "degree" => self.spec.degree.to_string(),
             "formula" => self.spec.formula.to_string(),
             "bias" => toggle_text(self.spec.bias).to_owned(),
@@ -547,8 +569,8 @@ impl ParamGroup for PrecisionParams {
 
     fn value(&self, key: &str) -> Option<String> {
         match key {
-            "alpha" => Some(self.alpha.to_string()),
-            "beta" => Some(self.beta.to_string()),
+            "alpha" => Some(Compact(self.alpha).to_string()),
+            "beta" => Some(Compact(self.beta).to_string()),
             _ => None,
         }
     }
@@ -825,8 +847,9 @@ mod tests {
         data.add_point(0.5, -0.3).unwrap();
         assert_eq!(data.value(POINTS_KEY).as_deref(), Some("0.1235:3,0.5:0"));
         assert_eq!(data.add_point(0.5, 1e10).unwrap_err().code(), "out-of-range");
+        // Point 4 is the second placed one: it moves alone, the generated counts stay.
         PointSink::move_point(&mut data, 4, 0.25, 6.6).unwrap();
-        assert_eq!(data.extra[4], (0.25, 7.0));
+        assert_eq!((data.n, data.extra[1]), (3, (0.25, 7.0)));
         // The generated counts are the seeded ones.
         let counts = Counts { n: 3, seed: 1 }.generate().unwrap();
         assert_eq!(data.dataset().unwrap().t[..3], counts.t[..]);

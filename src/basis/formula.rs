@@ -54,10 +54,10 @@
 use std::fmt;
 use std::rc::Rc;
 
-use crate::error::{Compact, Error, FormulaProblem, Result};
+use crate::error::{Cause, Compact, Error, Fault, FormulaProblem, Result};
 
 use super::centred::logistic_sigmoid;
-use super::{Domain, check_formula_functions, ensure_formula_length};
+use super::{Domain, check_formula_functions, ensure_formula_length, explained};
 
 /// Deepest nesting of a formula: parentheses, calls, unary signs and powers, each a level.
 pub const MAX_FORMULA_DEPTH: usize = 32;
@@ -173,6 +173,17 @@ impl Op2 {
             Op2::Min | Op2::Max if a.is_nan() || b.is_nan() => f64::NAN,
             Op2::Min => a.min(b),
             Op2::Max => a.max(b),
+        }
+    }
+
+    /// How it is written between its operands (min and max are calls).
+    fn symbol(self) -> &'static str {
+        match self {
+            Op2::Add => " + ",
+            Op2::Sub => " - ",
+            Op2::Mul => "*",
+            Op2::Div => "/",
+            _ => "^",
         }
     }
 
@@ -353,13 +364,7 @@ fn write_expr(e: &Expr, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             let p = op.precedence();
             let pow = *op == Op2::Pow;
             write_operand(a, a.precedence() < p || (pow && a.precedence() <= p), f)?;
-            f.write_str(match op {
-                Op2::Add => " + ",
-                Op2::Sub => " - ",
-                Op2::Mul => "*",
-                Op2::Div => "/",
-                _ => "^",
-            })?;
+            f.write_str(op.symbol())?;
             // `2^-x` reads as 2^(−x): a unary minus after ^ needs no parentheses.
             let wrap = if pow { b.precedence() < 3 } else { b.precedence() <= p };
             write_operand(b, wrap, f)
@@ -776,6 +781,62 @@ struct Column {
     k: f64,
 }
 
+impl Column {
+    /// The value of `name` in this function at input `x`.
+    fn value(self, name: Name, x: f64) -> f64 {
+        match name {
+            Name::X => x,
+            Name::Mu => self.mu,
+            Name::S => self.s,
+            Name::J => self.j,
+            Name::K => self.k,
+            Name::Pi => std::f64::consts::PI,
+            Name::E => std::f64::consts::E,
+        }
+    }
+}
+
+/// The value of `e` in function `column` at input `x`, or, where it has none, the first
+/// operation (innermost, left first) that gives none though its operands are numbers: why
+/// (its [`Cause`]), its text with its operands' values (`ln(-1)`, `1 / 0`) and what it gives.
+/// Not the programs' arithmetic (they fold and fuse), but the same operations: used only to
+/// say why a function was refused.
+fn fault(e: &Expr, column: Column, x: f64) -> std::result::Result<f64, (Cause, String, f64)> {
+    let (value, cause, text) = match e {
+        Expr::Number(value) => return Ok(*value),
+        Expr::Name(name) => return Ok(column.value(*name, x)),
+        Expr::Call(func, a) => {
+            let v = fault(a, column, x)?;
+            let cause = match func {
+                Func::Ln | Func::Log10 if v < 0.0 => Cause::LogOfNegative,
+                Func::Ln | Func::Log10 if v == 0.0 => Cause::LogOfZero,
+                Func::Sqrt if v < 0.0 => Cause::RootOfNegative,
+                _ => Cause::Overflow,
+            };
+            (func.apply(v), cause, format!("{}({})", callee_text(Callee::One(*func)), Compact(v)))
+        }
+        Expr::Binary(op, a, b) => {
+            let (u, w) = (fault(a, column, x)?, fault(b, column, x)?);
+            let cause = match op {
+                Op2::Div if w == 0.0 => Cause::DivisionByZero,
+                Op2::Pow if u == 0.0 && w < 0.0 => Cause::DivisionByZero,
+                Op2::Pow if u < 0.0 => Cause::PowerOfNegative,
+                _ => Cause::Overflow,
+            };
+            let text = match op {
+                Op2::Min | Op2::Max => format!("{}({}, {})", callee_text(Callee::Two(*op)), Compact(u), Compact(w)),
+                _ => format!("{}{}{}", Compact(u), op.symbol(), Compact(w)),
+            };
+            (op.apply(u, w), cause, text)
+        }
+    };
+    match value {
+        v if v.is_finite() => Ok(v),
+        v if v.is_nan() && cause == Cause::Overflow => Err((Cause::Undefined, text, v)),
+        v => Err((cause, text, v)),
+    }
+}
+
 impl Program {
     /// `root` with the names of `column` put in, every part without x folded into a number.
     fn new(root: &Expr, column: Column) -> Self {
@@ -798,16 +859,7 @@ impl Program {
                 self.depth = self.depth.max(*height);
                 Step::X
             }
-            Expr::Name(name) => {
-                return Some(match name {
-                    Name::Mu => column.mu,
-                    Name::S => column.s,
-                    Name::J => column.j,
-                    Name::K => column.k,
-                    Name::Pi => std::f64::consts::PI,
-                    _ => std::f64::consts::E,
-                });
-            }
+            Expr::Name(name) => return Some(column.value(*name, f64::NAN)),
             Expr::Call(func, a) => match self.emit(a, column, height) {
                 Some(value) => return Some(func.apply(value)),
                 None => Step::Apply(*func),
@@ -976,15 +1028,32 @@ impl FormulaSet {
         self.check(j..j + 1)
     }
 
-    /// The program of function `j`.
-    fn program(&self, j: usize) -> Program {
-        let column = Column { mu: self.centres[j], s: self.width, j: (j + 1) as f64, k: self.len() as f64 };
-        Program::new(&self.formula.root, column)
+    /// The names' values in function `j`.
+    fn column(&self, j: usize) -> Column {
+        Column { mu: self.centres[j], s: self.width, j: (j + 1) as f64, k: self.len() as f64 }
     }
 
-    /// Checks the functions `js` finite over the domain ([`check_formula_functions`]).
+    /// The program of function `j`.
+    fn program(&self, j: usize) -> Program {
+        Program::new(&self.formula.root, self.column(j))
+    }
+
+    /// Why function `j` (from 0) has no finite value at `x`: the first operation that gives
+    /// none ([`fault`]: its cause, its text and what it gives, as text); `None` where it has
+    /// one, or for no function `j`.
+    pub fn explain(&self, j: usize, x: f64) -> Option<Fault> {
+        if j >= self.len() {
+            return None;
+        }
+        let (cause, operation, value) = fault(&self.formula.root, self.column(j), x).err()?;
+        Some(Fault { cause, operation, value: Compact(value).to_string() })
+    }
+
+    /// Checks the functions `js` finite over the domain ([`check_formula_functions`]), a
+    /// refusal naming the operation that gives no value ([`explained`]).
     fn check(&self, js: std::ops::Range<usize>) -> Result<()> {
         check_formula_functions(self.domain, js.clone(), |grid, out| fill(&self.programs[js], grid, out))
+            .map_err(|error| explained(error, |j, x| self.explain(j, x)))
     }
 
     /// Writes the K values at `x` into `out`; NaN or ±∞ where a function has no value.

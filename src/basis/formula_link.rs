@@ -9,8 +9,8 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::{Domain, check_formula_functions};
-use crate::error::{Error, FormulaProblem, Result};
+use super::{Domain, check_formula_functions, explained};
+use crate::error::{Error, Fault, FormulaProblem, Result};
 
 /// The formula module's calls, as the web layer reaches them.
 #[derive(Debug, Clone, Copy)]
@@ -24,6 +24,9 @@ pub struct FormulaModule {
     pub fill: fn(handle: u32, x: &[f64], out: &mut [f64]),
     /// Lets the formula module drop the functions of `handle`.
     pub free: fn(handle: u32),
+    /// Why function `j` (from 0) of `handle` has no finite value at `x` (the parser's
+    /// `FormulaSet::explain`).
+    pub explain: fn(handle: u32, j: usize, x: f64) -> Option<Fault>,
 }
 
 thread_local! {
@@ -81,7 +84,8 @@ impl FormulaSet {
     pub(super) fn new(text: &str, centres: Vec<f64>, width: f64, domain: Domain) -> Result<Self> {
         let module = module()?;
         let handle = Rc::new(Handle((module.compile)(text, &centres, width, domain.lo, domain.hi)?));
-        check_formula_functions(domain, 0..centres.len(), |grid, out| (module.fill)(handle.0, grid, out))?;
+        check_formula_functions(domain, 0..centres.len(), |grid, out| (module.fill)(handle.0, grid, out))
+            .map_err(|error| explained(error, |j, x| (module.explain)(handle.0, j, x)))?;
         Ok(Self { text: Rc::from(text), centres, width, domain, handle })
     }
 

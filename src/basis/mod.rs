@@ -37,7 +37,8 @@ use std::ops::Range;
 use std::rc::Rc;
 
 use crate::error::{
-    Bound, Compact, Error, FormulaProblem, Result, ensure_all_finite, ensure_finite, ensure_index, ensure_positive,
+    Bound, Compact, Error, Fault, FormulaProblem, Result, ensure_all_finite, ensure_finite, ensure_index,
+    ensure_positive,
 };
 use crate::grid::evenly_spaced;
 use crate::linalg::subtract_combination;
@@ -544,6 +545,18 @@ fn check_formula_functions(domain: Domain, js: Range<usize>, fill: impl FnOnce(&
         Error::FunctionNotFinite { j, x, value } => Error::FunctionNotFinite { j: j + js.start, x, value },
         e => e,
     })
+}
+
+/// A formula's functions' `error`, where it is [`Error::FunctionNotFinite`], as
+/// [`Error::FormulaFault`]: with the operation that first gives no value there, which
+/// `explain(j, x)` finds (j counted from 0);
+/// any other error, or one `explain` cannot tell, as it is.
+fn explained(error: Error, explain: impl FnOnce(usize, f64) -> Option<Fault>) -> Error {
+    let Error::FunctionNotFinite { j, x, .. } = &error else { return error };
+    match x.parse().ok().and_then(|at| explain(j - 1, at)) {
+        Some(fault) => Error::FormulaFault { j: *j, x: x.clone(), fault: Box::new(fault) },
+        None => error,
+    }
 }
 
 /// `Ok` when every value of `columns` (the K non-bias columns of Φ, column after column,

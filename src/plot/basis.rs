@@ -33,7 +33,7 @@ pub fn curve_colour(j: usize) -> RGBColor {
 /// The legend of the chart.
 pub const LEGEND: &[LegendEntry] = &[
     LegendEntry { key: "functions", colour: "#0072b2", mark: Mark::Line },
-    LegendEntry { key: "centres", colour: "#222222", mark: Mark::Dot },
+    LegendEntry { key: "centres", colour: "#222222", mark: Mark::Triangle },
 ];
 
 /// Draws `scene` onto `root` (not cleared or presented here); returns the plotting area

@@ -47,6 +47,7 @@ pub fn start() {
         compile: formula_compile,
         fill: formula_fill,
         free: |handle| drop(formula_free_js(handle)),
+        explain: formula_explain,
     });
 }
 
@@ -73,6 +74,16 @@ extern "C" {
     fn formula_fill_js(handle: u32, x: &[f64], out: &mut [f64]) -> Result<(), JsValue>;
     #[wasm_bindgen(catch, js_namespace = rvmLabFormula, js_name = free)]
     fn formula_free_js(handle: u32) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = rvmLabFormula, js_name = explain)]
+    fn formula_explain_js(handle: u32, j: usize, x: f64) -> Result<String, JsValue>;
+}
+
+/// The formula module's `explain`, its lines read back; `None` if it cannot tell.
+fn formula_explain(handle: u32, j: usize, x: f64) -> Option<crate::error::Fault> {
+    let text = formula_explain_js(handle, j, x).ok()?;
+    let mut lines = text.split('\n');
+    let cause = crate::error::Cause::from_code(lines.next()?)?;
+    Some(crate::error::Fault { cause, operation: lines.next()?.to_owned(), value: lines.next()?.to_owned() })
 }
 
 /// The formula module's `compile`, its error read back.

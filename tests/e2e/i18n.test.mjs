@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import en from '../../www/strings/en.js';
 import zh from '../../www/strings/zh.js';
-import { LANGUAGES, STRINGS, loadLanguage, loadPanelWords, translate } from '../../www/i18n.js';
+import { LANGUAGES, STRINGS, format, loadLanguage, loadPanelWords, translate } from '../../www/i18n.js';
 import { panelNames } from './browser.mjs';
 
 const placeholders = (text) => [...text.matchAll(/\{([\w-]+)\}/g)].map((m) => m[1]).sort();
@@ -45,4 +45,16 @@ test('loadLanguage loads each language once and translate fills placeholders', a
   assert.equal(await loadPanelWords('en', 'fast-rvm'), STRINGS.en);
   assert.match(translate('en', 'panel.fast-rvm.intro'), /Tipping & Faul/);
   await assert.rejects(loadPanelWords('en', '../en'));
+});
+
+test('a count says its word for that many: "1 relevance vector", "2 relevance vectors"', async () => {
+  assert.equal(format('{rv} {rv|vector|vectors}', { rv: 1 }), '1 vector');
+  assert.equal(format('{rv} {rv|vector|vectors}', { rv: '2' }), '2 vectors');
+  assert.equal(format('{rv} {rv|vector|vectors}', { rv: 0 }), '0 vectors');
+  assert.equal(format('{rv|vector|vectors}', {}), '{rv|vector|vectors}', 'no count, no word');
+  await loadPanelWords('en', 'fast-rvm');
+  const summary = (rv) => translate('en', 'summary.fast-rvm', { step: 1, steps: 9, action: 'added', m: 3, alpha: 2, rv, L: 1, dL: 1 });
+  assert.match(summary(1), /; 1 relevance vector; /);
+  assert.match(summary(4), /; 4 relevance vectors; /);
+  assert.match(translate('en', 'message.not-converged', { steps: 1 }), /within 1 step\./);
 });

@@ -21,11 +21,11 @@ use crate::app::labelled::LabelledData;
 use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real};
 use crate::app::replay::Player;
-use crate::app::report::{Readout, Report};
+use crate::app::report::{Readout, Report, Table};
 use crate::app::settings::{FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansion_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout, TwoClass};
-use crate::error::{Error, Result, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_positive};
 use crate::plot::classes::{ClassMap, ClassMapChart, ensure_map_finite, square_around};
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::Event;
@@ -87,7 +87,7 @@ impl Settings for ClassificationSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "s" => self.width.to_string(),
+            "s" => Compact(self.width).to_string(),
             _ => return value_in(&[&self.options, &self.run], key),
         })
     }
@@ -227,6 +227,10 @@ impl Panel for ClassificationPanel {
         // The actions' colours, as solid rings here (no dashes).
         legend.extend(fast_steps::ACTION_LEGEND.map(|entry| LegendEntry { mark: Mark::Line, ..entry }));
         self.run.report(fit, (self.data.x.len(), COMPARE_MAX_N), legend, ("classification", "classification-other"))
+    }
+
+    fn event_log(&self) -> Option<Table> {
+        Some(self.run.event_log())
     }
 
     fn data_points(settings: &mut ClassificationSettings) -> Option<&mut dyn PointSink> {

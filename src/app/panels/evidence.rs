@@ -11,7 +11,7 @@ use crate::app::panel::{Grab, Handle, Panel};
 use crate::app::params::{ParamSpec, parse_real};
 use crate::app::replay::{Player, Replay};
 use crate::app::report::{Cell, Message, Readout, Report, Sentence, Table};
-use crate::app::settings::{BasisParams, DataParams, ModelSettings};
+use crate::app::settings::{BasisParams, DataParams, ModelSettings, PointSink};
 use crate::basis::{BasisSpec, Family};
 use crate::bayes::Hyperparameters;
 use crate::error::{Compact, Result};
@@ -256,6 +256,16 @@ impl Panel for EvidencePanel {
         }
     }
 
+    /// The data take points typed in "Add a point" and "Edit a point", and CSV, as every
+    /// panel's data do; the chart is the (ln α, ln β) plane, where a press moves the start.
+    fn data_points(settings: &mut EvidenceSettings) -> Option<&mut dyn PointSink> {
+        Some(&mut settings.data)
+    }
+
+    fn points_on_chart(&self) -> bool {
+        false
+    }
+
     /// A press on the surface starts every scheme there.
     fn press(&self, settings: &mut EvidenceSettings, x: f64, y: f64) -> Result<Option<Grab>> {
         settings.start = ((x * 100.0).round() / 100.0, (y * 100.0).round() / 100.0);
@@ -285,7 +295,7 @@ impl EvidencePanel {
             LegendEntry { key: "beta-only", colour: "#56b4e9", mark: Mark::Line },
             LegendEntry { key: "both", colour: "#d55e00", mark: Mark::Line },
             LegendEntry { key: "em", colour: "#cc79a7", mark: Mark::Line },
-            LegendEntry { key: "surface-max", colour: "#222222", mark: Mark::Dot },
+            LegendEntry { key: "surface-max", colour: "#222222", mark: Mark::Cross },
         ]
     }
 

@@ -23,7 +23,7 @@ use crate::app::lesson::HIGHLIGHT_KEY;
 use crate::app::panel::{Grab, Handle, Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_integer, parse_toggle};
 use crate::app::replay::{Checkpointed, FIRST_SLICE, Player, Replay, Waiting};
-use crate::app::report::{Message, Readout, Report, Sentence};
+use crate::app::report::{Message, Readout, Report, Sentence, Table};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::BasisParams;
 use crate::app::settings::{DataParams, FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, X_RANGE};
@@ -650,6 +650,11 @@ impl Panel for FastRvmPanel {
         tables
     }
 
+    fn event_log(&self) -> Option<Table> {
+        let recording = self.recording()?;
+        Some(fast_steps::events_table(self.events(), recording.replay.shown(), usize::MAX))
+    }
+
     fn report(&self) -> Report {
         let mut messages = vec![];
         if self.data.x.len() > COMPARE_MAX_N {
@@ -686,7 +691,7 @@ impl Panel for FastRvmPanel {
         messages.extend(fast_steps::run_messages(replay.frames(), MAX_STEPS));
         Report {
             readouts,
-            tables: vec![fast_steps::events_table(self.events(), shown), methods],
+            tables: vec![fast_steps::events_table(self.events(), shown, fast_steps::LOG_ROWS), methods],
             messages,
             legend: self.legend(),
             summary: vec![fast_steps::step_summary(("fast-rvm", "fast-rvm-other"), self.events(), shown, [])],

@@ -23,7 +23,7 @@ use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use crate::basis::{BasisSpec, Family};
 use crate::data::Sinusoid;
-use crate::error::{Result, ensure_positive};
+use crate::error::{Compact, Result, ensure_positive};
 use crate::grid::Surface;
 use crate::grid::evenly_spaced;
 use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule, iterations_per_epoch};
@@ -123,11 +123,11 @@ impl ModelSettings for GradientSettings {
 
     fn value_own(&self, key: &str) -> Option<String> {
         match key {
-            "rate" => Some(self.rate.to_string()),
+            "rate" => Some(Compact(self.rate).to_string()),
             "epochs" => Some(self.epochs.to_string()),
             "batch" => Some(self.batch.to_string()),
             "shuffle" => Some(self.shuffle.to_string()),
-            START_KEY => Some(self.start.map_or_else(String::new, |(a, b)| format!("{a}:{b}"))),
+            START_KEY => Some(self.start.map_or_else(String::new, |(a, b)| format!("{}:{}", Compact(a), Compact(b)))),
             _ => None,
         }
     }

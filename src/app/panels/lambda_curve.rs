@@ -13,7 +13,7 @@ use crate::app::params::{Control, ParamSpec, parse_choice, parse_real, rounded};
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::Settings;
-use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_non_negative, ensure_positive};
 use crate::plot::lambda::QualityPlaneChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::sparsity::SparsityQuality;
@@ -93,8 +93,8 @@ impl Settings for LambdaSettings {
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
             "case" => self.case.to_owned(),
-            "q2" => self.q2.to_string(),
-            "sparsity" => self.s.to_string(),
+            "q2" => Compact(self.q2).to_string(),
+            "sparsity" => Compact(self.s).to_string(),
             _ => return None,
         })
     }

@@ -4,7 +4,7 @@
 //! To add a panel: write its module (a type implementing [`Panel`]), add its `mod` line and
 //! its line in [`PANELS`] here, and its words in `www/strings/en.js` and `zh.js`.
 
-use super::panel::{Live, Panel, PanelModel};
+use super::panel::{Live, Panel, PanelModel, assignment_order};
 use super::params::Notice;
 use crate::error::{Error, Result};
 
@@ -81,8 +81,8 @@ pub fn open_panel(name: &str) -> Result<Box<dyn PanelModel>> {
 }
 
 /// The panel called `name` at the URL's `pairs`, computed once ([`Live::at_query`]), and a
-/// notice for each pair it could not use; if that state does not compute as a whole, the
-/// panel at its defaults, with a notice (key `""`) saying why.
+/// notice for each pair it could not use. If that state does not compute as a whole, the
+/// pairs that do ([`usable_pairs`]): a bad key in a link drops that key alone.
 ///
 /// # Errors
 /// As [`open_panel`].
@@ -93,12 +93,32 @@ pub fn open_panel_at(name: &str, pairs: &[(String, String)]) -> Result<(Box<dyn 
         options: names().collect::<Vec<_>>().join(", "),
     })?;
     let mut notices = vec![];
-    let panel = match (entry.open)(pairs, &mut notices) {
-        Ok(panel) => panel,
-        Err(error) => {
-            notices.push(Notice { key: String::new(), error });
-            (entry.open)(&[], &mut vec![])?
+    match (entry.open)(pairs, &mut notices) {
+        Ok(panel) => Ok((panel, notices)),
+        Err(_) => usable_pairs(entry.open, pairs),
+    }
+}
+
+/// The panel `open` opens at those of `pairs` that compute together, where all of them do
+/// not: each pair in the order the panel assigns them ([`assignment_order`]) kept if the
+/// panel computes with it and those kept before it, else dropped with a notice naming its
+/// key and why (a formula with no value, a state too large …); then the notices of the
+/// values refused as such, as at any opening.
+///
+/// # Errors
+/// Whatever the panel's defaults refuse (tested never to happen).
+fn usable_pairs(open: Open, pairs: &[(String, String)]) -> Result<(Box<dyn PanelModel>, Vec<Notice>)> {
+    let mut kept: Vec<(String, String)> = vec![];
+    let mut dropped = vec![];
+    for (key, text) in assignment_order(pairs) {
+        kept.push((key.clone(), text.clone()));
+        if let Err(error) = open(&kept, &mut vec![]) {
+            kept.pop();
+            dropped.push(Notice { key: key.clone(), error });
         }
-    };
+    }
+    let mut notices = vec![];
+    let panel = open(&kept, &mut notices)?;
+    notices.extend(dropped);
     Ok((panel, notices))
 }

@@ -26,7 +26,7 @@ use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::settings::{FRAME_KEY, ParamGroup, PointSink, RunData, Settings, assign_in, value_in};
 use crate::basis::{kernel_design_2d, kernel_expansions_on_grid};
 use crate::data::{LabelledPoints, MixtureLayout};
-use crate::error::{Error, Result, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_positive};
 use crate::plot::classes::{ClassMap, ClassMapChart, ensure_map_finite, square_around};
 use crate::plot::fit::{Curve, LineChart, widen};
 use crate::plot::{Labels, PlotArea, palette};
@@ -77,7 +77,7 @@ impl Settings for MulticlassSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         match key {
-            "s" => Some(self.width.to_string()),
+            "s" => Some(Compact(self.width).to_string()),
             _ => value_in(&[&self.run], key),
         }
     }

@@ -17,12 +17,12 @@ use crate::app::panel::{Layout, Panel};
 use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, toggle_text};
 use crate::app::plotted::{Name, Plotted, Tabulate};
 use crate::app::replay::Player;
-use crate::app::report::{Readout, Report};
+use crate::app::report::{Readout, Report, Table};
 use crate::app::settings::{DataParams, FRAME_KEY, FastOptions, ParamGroup, PointSink, RunData, Settings, X_RANGE};
 use crate::app::settings::{assign_in, value_in};
 use crate::basis::{kernel_centre, kernel_column, kernel_design};
 use crate::data::{Counts, Dataset};
-use crate::error::{Error, Result, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::plot::fit::widen;
 use crate::plot::predictive::{Link, PredictiveScene, scene_chart};
@@ -94,7 +94,7 @@ impl Settings for PoissonSettings {
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "s" => self.width.to_string(),
+            "s" => Compact(self.width).to_string(),
             "bias" => toggle_text(self.bias).to_owned(),
             _ => return value_in(&[&self.options, &self.run], key),
         })
@@ -242,6 +242,10 @@ impl Panel for PoissonPanel {
         let mut legend = LEGEND.to_vec();
         legend.extend(fast_steps::ACTION_LEGEND);
         self.run.report(fit, (self.data.len(), COMPARE_MAX_N), legend, ("poisson", "poisson-other"))
+    }
+
+    fn event_log(&self) -> Option<Table> {
+        Some(self.run.event_log())
     }
 
     fn data_points(settings: &mut PoissonSettings) -> Option<&mut dyn PointSink> {

@@ -17,7 +17,7 @@ use crate::app::settings::PointSink;
 use crate::app::settings::{BasisParams, DataParams, ModelSettings, X_RANGE};
 use crate::basis::{BasisSpec, Family};
 use crate::data::Sinusoid;
-use crate::error::{Result, ensure_positive};
+use crate::error::{Compact, Result, ensure_positive};
 use crate::grid::evenly_spaced;
 use crate::linear::gradient::{GradientDescent, GradientDescentSettings, Schedule};
 use crate::linear::regularised::{self, Ista, LassoProblem, LassoSettings};
@@ -93,7 +93,7 @@ impl ModelSettings for RegularisationSettings {
     }
 
     fn value_own(&self, key: &str) -> Option<String> {
-        (key == "lambda").then(|| self.lambda.to_string())
+        (key == "lambda").then(|| Compact(self.lambda).to_string())
     }
 }
 

@@ -17,7 +17,7 @@ use crate::app::report::{Readout, Report, Sentence};
 use crate::app::settings::Settings;
 use crate::bayes::{Hyperparameters, Posterior};
 use crate::data::{Dataset, StraightLine};
-use crate::error::{Error, Result, ensure_non_negative, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_non_negative, ensure_positive};
 use crate::grid::Surface;
 use crate::grid::evenly_spaced;
 use crate::plot::fit::{Curve, LineChart};
@@ -75,8 +75,12 @@ impl Settings for SequentialSettings {
 
     fn assign(&mut self, key: &str, text: &str) -> Result<()> {
         match key {
-            "k" => self.k = parse_integer("k", text, 0, MAX_N)? as usize,
-            "N" => self.n = parse_integer("N", text, 1, MAX_N)? as usize,
+            // k counts points of the run: at most N (a link's k comes after its N).
+            "k" => self.k = parse_integer("k", text, 0, self.n as u64)? as usize,
+            "N" => {
+                self.n = parse_integer("N", text, 1, MAX_N)? as usize;
+                self.k = self.k.min(self.n);
+            }
             "alpha" => self.alpha = ensure_positive("α", parse_real("α", text)?)?,
             "beta" => self.beta = ensure_positive("β", parse_real("β", text)?)?,
             "noise" => self.noise = ensure_non_negative("σ", parse_real("σ", text)?)?,
@@ -90,9 +94,9 @@ impl Settings for SequentialSettings {
         Some(match key {
             "k" => self.k.to_string(),
             "N" => self.n.to_string(),
-            "alpha" => self.alpha.to_string(),
-            "beta" => self.beta.to_string(),
-            "noise" => self.noise.to_string(),
+            "alpha" => Compact(self.alpha).to_string(),
+            "beta" => Compact(self.beta).to_string(),
+            "noise" => Compact(self.noise).to_string(),
             "seed" => self.seed.to_string(),
             _ => return None,
         })
@@ -302,7 +306,7 @@ impl SequentialPanel {
     fn legend(&self) -> Vec<LegendEntry> {
         vec![
             LegendEntry { key: "density", colour: "#5a7b9a", mark: Mark::Area },
-            LegendEntry { key: "true-weights", colour: "#222222", mark: Mark::Dot },
+            LegendEntry { key: "true-weights", colour: "#222222", mark: Mark::Cross },
             LegendEntry { key: "posterior-lines", colour: "#d55e00", mark: Mark::Line },
             LegendEntry { key: "truth-line", colour: "#009e73", mark: Mark::Dashed },
             LegendEntry { key: "band1", colour: "#f5b98f", mark: Mark::Area },
@@ -361,11 +365,15 @@ mod tests {
     }
 
     #[test]
-    fn more_points_than_the_run_has_are_clamped_and_bad_values_refused() {
+    fn more_points_than_the_run_has_are_refused_and_a_smaller_run_takes_k_down() {
         let mut panel = Live::<SequentialPanel>::try_default().unwrap();
-        panel.set("k", "60").unwrap();
+        panel.set("k", "25").unwrap();
+        assert_eq!(panel.set("k", "26").unwrap_err().code(), "out-of-range", "k counts points of the run");
         assert_eq!(panel.panel().observed(), 25);
-        assert_eq!(panel.set("k", "101").unwrap_err().code(), "out-of-range");
+        // Fewer points take k down with them.
+        panel.set("N", "20").unwrap();
+        assert_eq!(panel.panel().observed(), 20);
+        assert_eq!(panel.value("k").as_deref(), Some("20"));
         assert_eq!(panel.set("alpha", "0").unwrap_err().code(), "out-of-range");
     }
 }

@@ -14,7 +14,7 @@ use crate::app::params::{Control, ParamSpec, parse_real, parse_toggle, rounded, 
 use crate::app::report::{Message, Readout, Report, Sentence};
 use crate::app::scene::LambdaCurve;
 use crate::app::settings::Settings;
-use crate::error::{Error, Result, ensure_positive};
+use crate::error::{Compact, Error, Result, ensure_positive};
 use crate::plot::target_space::TargetSpaceChart;
 use crate::plot::{Labels, LegendEntry, Mark, PlotArea};
 use crate::rvm::sparsity::{SparsityQuality, TwoPointModel};
@@ -103,10 +103,10 @@ impl Settings for SparsitySettings {
 
     fn value(&self, key: &str) -> Option<String> {
         Some(match key {
-            "alpha" => self.alpha.to_string(),
+            "alpha" => Compact(self.alpha).to_string(),
             "pruned" => toggle_text(self.pruned).to_owned(),
-            "beta" => self.beta.to_string(),
-            _ => self.clone().coordinate(key)?.to_string(),
+            "beta" => Compact(self.beta).to_string(),
+            _ => Compact(*self.clone().coordinate(key)?).to_string(),
         })
     }
 
@@ -244,7 +244,7 @@ impl SparsityPanel {
         vec![
             LegendEntry { key: "ellipse", colour: "#d55e00", mark: Mark::Line },
             LegendEntry { key: "noise-circle", colour: "#009e73", mark: Mark::Dashed },
-            LegendEntry { key: "target", colour: "#222222", mark: Mark::Dot },
+            LegendEntry { key: "target", colour: "#222222", mark: Mark::Cross },
             LegendEntry { key: "basis-vector", colour: "#0072b2", mark: Mark::Line },
             LegendEntry { key: "log-p-curve", colour: "#222222", mark: Mark::Line },
             LegendEntry { key: "alpha-star", colour: "#d55e00", mark: Mark::Dot },

@@ -26,4 +26,12 @@ export default {
   'error.formula-needs-parentheses': '{function} at character {at} needs its argument in parentheses: {function}(…)',
   'error.formula-no-x': 'the formula does not depend on x: every function would be a constant',
   'error.formula-same-functions': 'every function is the same: the formula depends on neither mu nor j',
+  'error.formula-fault': 'basis function φ{j}(x) has no finite value at x = {x}: there {operation} is {value}, {cause}',
+  'cause.log-negative': 'the logarithm of a negative number',
+  'cause.log-zero': 'the logarithm of 0',
+  'cause.root-negative': 'the square root of a negative number',
+  'cause.power-negative': 'a fractional power of a negative number',
+  'cause.division-by-zero': 'a division by zero',
+  'cause.overflow': 'a number too large for the computer (beyond ±1.8e308)',
+  'cause.undefined': 'a value with no meaning (such as ∞ − ∞ or 0 · ∞)',
 };

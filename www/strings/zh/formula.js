@@ -26,4 +26,12 @@ export default {
   'error.formula-needs-parentheses': '第 {at} 个字符处的 {function} 的参数要放在括号里：{function}(…)',
   'error.formula-no-x': '公式不含 x：每个函数都会是常数',
   'error.formula-same-functions': '每个函数都一样：公式既不含 mu 也不含 j',
+  'error.formula-fault': '基函数 φ{j}(x) 在 x = {x} 处没有有限值：其中 {operation} 为 {value}，即{cause}',
+  'cause.log-negative': '负数的对数',
+  'cause.log-zero': '0 的对数',
+  'cause.root-negative': '负数的平方根',
+  'cause.power-negative': '负数的分数次幂',
+  'cause.division-by-zero': '除以零',
+  'cause.overflow': '超出计算机能表示的数（绝对值大于 1.8e308）',
+  'cause.undefined': '没有意义的值（如 ∞ − ∞ 或 0 · ∞）',
 };
