@@ -56,8 +56,9 @@ fn query_notices_name_their_key() {
 }
 
 #[wasm_bindgen_test]
-fn a_state_that_does_not_compute_opens_the_defaults_with_a_notice() {
-    // Each value is allowed alone, but no points at all cannot be fitted.
+fn a_key_that_does_not_compute_is_dropped_alone_with_a_notice() {
+    // Each value is allowed alone, but no points at all cannot be fitted: N = 0 goes, M = 4
+    // stays.
     let pairs = js_sys::Array::of2(
         &js_sys::Array::of2(&"M".into(), &"4".into()),
         &js_sys::Array::of2(&"N".into(), &"0".into()),
@@ -65,10 +66,10 @@ fn a_state_that_does_not_compute_opens_the_defaults_with_a_notice() {
     let mut lab = Lab::new("predictive", pairs.into()).unwrap();
     let notices = lab.opening_notices();
     assert_eq!(notices.len(), 1);
-    assert_eq!(property(&notices[0], "key").as_string().as_deref(), Some(""));
+    assert_eq!(property(&notices[0], "key").as_string().as_deref(), Some("N"));
     assert_eq!(property(&notices[0], "code").as_string().as_deref(), Some("no-data"));
     let defaults = Lab::new("predictive", JsValue::UNDEFINED).unwrap();
-    assert_eq!((lab.value("M"), lab.value("N")), (defaults.value("M"), defaults.value("N")));
+    assert_eq!((lab.value("M"), lab.value("N")), (Some("4".to_owned()), defaults.value("N")));
 }
 
 #[wasm_bindgen_test]
