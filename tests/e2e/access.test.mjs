@@ -280,6 +280,7 @@ describe('charts a screen reader can follow', () => {
         .replace('{m}', i)
         .replace('{alpha}', alphaAfter)
         .replace('{rv}', rv)
+        .replace('{rv|relevance vector|relevance vectors}', rv === '1' ? 'relevance vector' : 'relevance vectors')
         .replace('{L}', L)
         .replace('{dL}', deltaL),
     );

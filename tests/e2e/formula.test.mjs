@@ -68,8 +68,9 @@ describe('the formula family', () => {
       ['2x*mu', 'missing an operator before ‘x’ at character 2: write 2*x, not 2x'],
       ['exp(mu)', 'the formula does not depend on x: every function would be a constant'],
       ['exp(-x/s)', 'every function is the same: the formula depends on neither mu nor j'],
-      ['1/(x - mu)', 'basis function φ1(x) has no finite value at x = 0 (it comes out inf): an overflow or a division by zero'],
-      ['(x + 1)^1e9*mu', 'basis function φ1(x) has no finite value at x = 0.0016666666666666668 (it comes out NaN): an overflow or a division by zero'],
+      // A formula with no value names the operation that has none, and why (issue 53).
+      ['1/(x - mu)', 'basis function φ1(x) has no finite value at x = 0: there 1/0 is inf, a division by zero'],
+      ['(x + 1)^1e9*mu', 'basis function φ1(x) has no finite value at x = 0.0016666666666666668: there 1.0016666666666667^1000000000 is inf, a number too large for the computer (beyond ±1.8e308)'],
       // The field takes one character past the limit, so the reader is told, not cut short.
       [`x*mu${'+x'.repeat(100)}`, 'the formula is too long: 201 characters, at most 200'],
     ];

@@ -86,18 +86,18 @@ const URL_PAGE = [
   { panel: 'fast-rvm', input: 'points=1e308:1e308,-1e308:-1e308', lang: 'en' },
   { panel: 'classification', input: 'points=0.5:1e51:0', lang: 'zh' },
   { panel: 'predictive', input: 's=1e308', lang: 'zh' },
-  // Typed formulas (issue 35) a link can carry: each refused with what is wrong, the defaults
-  // shown (the formula module loads for them first).
-  { panel: 'basis', input: `basis=formula&formula=${enc('exp(-abs(x-mu)/sigma)')}`, lang: 'zh' },
-  { panel: 'fast-rvm', input: `basis=formula&formula=${enc('1/(x-mu)')}`, lang: 'en' },
-  { panel: 'evidence', input: `basis=formula&formula=${enc('(x+1)^1e9*mu')}`, lang: 'zh' },
-  // Too long is refused as the formula key is read: that key keeps its default, the family
-  // stays (and its default formula is in the URL, as with the formula family chosen).
+  // Typed formulas (issue 35) a link can carry: each refused with what is wrong, that key
+  // alone keeping its default (issue 53): the family stays, with its default formula in the
+  // URL, as with the formula family chosen (the formula module loads for them first).
+  { panel: 'basis', input: `basis=formula&formula=${enc('exp(-abs(x-mu)/sigma)')}`, lang: 'zh', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  { panel: 'fast-rvm', input: `basis=formula&formula=${enc('1/(x-mu)')}`, lang: 'en', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  { panel: 'evidence', input: `basis=formula&formula=${enc('(x+1)^1e9*mu')}`, lang: 'zh', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  // Too long is refused as the formula key is read, the others when the basis is made.
   { panel: 'predictive', input: `basis=formula&formula=${'x'.repeat(300)}`, lang: 'en', keeps: ['basis', 'formula'], from: 'basis=formula' },
-  { panel: 'least-squares', input: `basis=formula&formula=${enc(`${'('.repeat(40)}x*mu${')'.repeat(40)}`)}`, lang: 'zh' },
-  { panel: 'regularisation', input: `basis=formula&formula=${enc(MARKUP)}`, lang: 'en' },
-  { panel: 'model-comparison', input: 'basis=formula&formula=exp(mu)', lang: 'zh' },
-  { panel: 'gradient-descent', input: `basis=formula&formula=${enc('sqrt(x - 2)*mu')}`, lang: 'en' },
+  { panel: 'least-squares', input: `basis=formula&formula=${enc(`${'('.repeat(40)}x*mu${')'.repeat(40)}`)}`, lang: 'zh', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  { panel: 'regularisation', input: `basis=formula&formula=${enc(MARKUP)}`, lang: 'en', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  { panel: 'model-comparison', input: 'basis=formula&formula=exp(mu)', lang: 'zh', keeps: ['basis', 'formula'], from: 'basis=formula' },
+  { panel: 'gradient-descent', input: `basis=formula&formula=${enc('sqrt(x - 2)*mu')}`, lang: 'en', keeps: ['basis', 'formula'], from: 'basis=formula' },
 ];
 
 /** Values typed into a panel's numeric box: each refused with a message beside it (three a

@@ -82,7 +82,8 @@ pub fn open_panel(name: &str) -> Result<Box<dyn PanelModel>> {
 
 /// The panel called `name` at the URL's `pairs`, computed once ([`Live::at_query`]), and a
 /// notice for each pair it could not use. If that state does not compute as a whole, the
-/// pairs that do ([`usable_pairs`]): a bad key in a link drops that key alone.
+/// pair to blame is dropped alone ([`usable_pairs`]), or, where none is, the panel is at
+/// its defaults, with a notice (key `""`) saying why.
 ///
 /// # Errors
 /// As [`open_panel`].
@@ -95,30 +96,30 @@ pub fn open_panel_at(name: &str, pairs: &[(String, String)]) -> Result<(Box<dyn 
     let mut notices = vec![];
     match (entry.open)(pairs, &mut notices) {
         Ok(panel) => Ok((panel, notices)),
-        Err(_) => usable_pairs(entry.open, pairs),
+        Err(error) => usable_pairs(entry.open, pairs, error),
     }
 }
 
-/// The panel `open` opens at those of `pairs` that compute together, where all of them do
-/// not: each pair in the order the panel assigns them ([`assignment_order`]) kept if the
-/// panel computes with it and those kept before it, else dropped with a notice naming its
-/// key and why (a formula with no value, a state too large …); then the notices of the
-/// values refused as such, as at any opening.
+/// The panel `open` opens at `pairs`, which do not compute as a whole (`error` says why),
+/// where one of them is to blame: the last (in the order the panel assigns them,
+/// [`assignment_order`]: a formula after the family it is typed for) without which the
+/// others compute is dropped alone, with a notice
+/// naming its key and why (a formula with no value, an α too small for the basis …). Where
+/// no one pair is (no data points at all, too many of them), the panel at its defaults,
+/// with a notice (key `""`) saying why.
 ///
 /// # Errors
 /// Whatever the panel's defaults refuse (tested never to happen).
-fn usable_pairs(open: Open, pairs: &[(String, String)]) -> Result<(Box<dyn PanelModel>, Vec<Notice>)> {
-    let mut kept: Vec<(String, String)> = vec![];
-    let mut dropped = vec![];
-    for (key, text) in assignment_order(pairs) {
-        kept.push((key.clone(), text.clone()));
-        if let Err(error) = open(&kept, &mut vec![]) {
-            kept.pop();
-            dropped.push(Notice { key: key.clone(), error });
+fn usable_pairs(open: Open, pairs: &[(String, String)], error: Error) -> Result<(Box<dyn PanelModel>, Vec<Notice>)> {
+    let order = assignment_order(pairs);
+    for (i, (key, _)) in order.iter().enumerate().rev() {
+        let others: Vec<(String, String)> =
+            order.iter().enumerate().filter(|&(j, _)| j != i).map(|(_, &pair)| pair.clone()).collect();
+        let mut notices = vec![];
+        if let Ok(panel) = open(&others, &mut notices) {
+            notices.push(Notice { key: key.clone(), error });
+            return Ok((panel, notices));
         }
     }
-    let mut notices = vec![];
-    let panel = open(&kept, &mut notices)?;
-    notices.extend(dropped);
-    Ok((panel, notices))
+    Ok((open(&[], &mut vec![])?, vec![Notice { key: String::new(), error }]))
 }
