@@ -8,17 +8,11 @@ import { asksForFormula, formulaLoaded, loadFormula } from './formula.js';
 import { pause, startWork } from './player.js';
 import { $, state } from './state.js';
 import { formulaWaiting, syncControls } from './sync.js';
-import { compactNumber } from './tables.js';
+import { significant } from './tables.js';
 import { nextTask } from './tasks.js';
 import { writeUrl } from './url.js';
 import { drawNow, show } from './view.js';
 import { call } from './wasm.js';
-
-/** Shortest text that keeps `sig` significant digits, in the lab's one number format:
- *  10**0.30103 → "2", 10**-6 → "1e-6". */
-function tidy(value, sig = 4) {
-  return compactNumber(Number(value.toPrecision(sig)));
-}
 
 /** Builds one control per parameter the panel declares. */
 export function buildControls() {
@@ -93,7 +87,8 @@ function buildControl({ key, control }) {
   number.setAttribute('aria-describedby', error.id);
   range.setAttribute('aria-describedby', error.id);
   range.addEventListener('input', () => {
-    const text = log ? tidy(10 ** Number(range.value)) : range.value;
+    // Four significant digits: 10**0.30103 → "2", 10**-6 → "1e-6".
+    const text = log ? significant(10 ** Number(range.value), 4) : range.value;
     number.value = text;
     setParamSoon(key, text);
   });

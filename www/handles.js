@@ -6,7 +6,7 @@
 
 import { attempt } from './controls.js';
 import { $, state, t } from './state.js';
-import { compactNumber } from './tables.js';
+import { significant } from './tables.js';
 import { call } from './wasm.js';
 
 /** The handles as last listed, to tell a new list from the same one moved. */
@@ -60,7 +60,7 @@ export function syncHandles(chosen = false) {
     [$('#handle-y'), handle.at[1], handle.step[1]],
   ]) {
     field.step = String(step);
-    showCoordinate(field, compactNumber(Number(value.toPrecision(6))), chosen);
+    showCoordinate(field, significant(value, 6), chosen);
   }
 }
 

@@ -8,7 +8,7 @@ import { attempt } from './controls.js';
 import { showCoordinate } from './handles.js';
 import { pressEdits } from './stage.js';
 import { $, state, t } from './state.js';
-import { compactNumber } from './tables.js';
+import { significant } from './tables.js';
 import { drawNow } from './view.js';
 import { call } from './wasm.js';
 
@@ -171,7 +171,7 @@ export function syncPoints(picked = false) {
   ]) {
     field.disabled = point === undefined;
     // Six significant digits, as the handles show theirs: the box shows them whole.
-    showCoordinate(field, point === undefined ? '' : compactNumber(Number(value.toPrecision(6))), picked);
+    showCoordinate(field, point === undefined ? '' : significant(value, 6), picked);
   }
   $('#point-remove').disabled = point === undefined;
 }

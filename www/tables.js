@@ -42,11 +42,15 @@ export function compactNumber(value) {
   return String(value);
 }
 
+/** `value` to `digits` significant digits, in the one format (`compactNumber`): a slider's
+ *  value (10**0.30103 → "2"), a point's coordinates, a readout. */
+export const significant = (value, digits) => compactNumber(Number(value.toPrecision(digits)));
+
 /** A readout or a table's cell: ±∞ (α of a pruned basis vector) as ∞; whole numbers as they
  *  are (N, a step) below a million; others to 5 significant digits; all in the one format
  *  (`compactNumber`). */
 export function formatNumber(value) {
   if (Math.abs(value) === Infinity) return value > 0 ? '∞' : '−∞';
   if (!Number.isFinite(value) || (Number.isInteger(value) && Math.abs(value) < 1e6)) return compactNumber(value);
-  return compactNumber(Number(value.toPrecision(5)));
+  return significant(value, 5);
 }
