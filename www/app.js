@@ -197,10 +197,12 @@ function wireEvents() {
     closeLesson();
     openPanel(event.target.value, visits.get(event.target.value) ?? []);
   });
-  // A student's action begins or ends (a press, a choice, a key outside a text box): the
-  // view it makes is an entry of the browser's history of its own (url.js `commitView`).
+  // A student's action begins or ends (a press, a choice, a key outside a box typed in, where
+  // the box's change ends it): the view it makes is an entry of the browser's history of its
+  // own (url.js `commitView`).
   for (const type of ['pointerdown', 'click', 'change']) document.addEventListener(type, () => commitView(), true);
-  document.addEventListener('keydown', (event) => event.target.type === 'text' || commitView(), true);
+  const typing = 'input[type=text], input[type=number], textarea';
+  document.addEventListener('keydown', (event) => event.target.matches?.(typing) || commitView(), true);
   window.addEventListener('popstate', () => showAddress().catch(die));
   wireLessons(openPanel);
   wireHost();

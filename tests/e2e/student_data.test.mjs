@@ -180,6 +180,13 @@ describe('a student’s own data and mistakes', () => {
     assert.equal(await page.textContent('#points-said'), '');
     const address = await page.evaluate(() => location.href);
     assert.ok(address.length < 200, address);
+    // Typed key by key, a coordinate is one entry of the browser's history, not one a key.
+    const entries = await page.evaluate(() => history.length);
+    await page.click('#point-x', { clickCount: 3 });
+    await page.keyboard.type('0.65');
+    await settled(page);
+    assert.equal(await query(page, 'N'), '10');
+    assert.equal(await page.evaluate(() => history.length), entries + 1, 'four keys, one entry');
     // A generated point moved: every point becomes the student's own, and the editor says so.
     await page.fill('#point-index', '1');
     await page.fill('#point-x', '0.05');
